@@ -1,0 +1,47 @@
+# make test    what CI runs: Release tests, then the concurrency tests under
+#              ASan+UBSan and TSan (installs missing Debian packages first)
+# make bench   builds the benchmarks and runs every study in quick mode;
+#              STUDY=<name> runs one, FULL=1 the full sizes,
+#              CAF_ROOT=<prefix> adds an installed CAF 1.x
+# make clean   removes build/
+#
+# JOBS=<n> limits the build's parallelism (ninja's default otherwise).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := test
+
+CTEST := ctest --output-on-failure -j2 --no-label-summary
+BUILD_ARGS := $(if $(JOBS),--parallel $(JOBS))
+
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+.PHONY: deps test bench clean
+
+deps:
+	bash scripts/install-deps.sh test
+
+# The Release run comes last, so the last summary line is that of the whole
+# suite.
+test: deps
+	cmake --preset release -DTROUPE_BUILD_BENCHMARKS=OFF
+	cmake --build --preset release $(BUILD_ARGS)
+	cmake --preset asan
+	cmake --build --preset asan $(BUILD_ARGS)
+	$(ASAN_ENV) $(CTEST) --preset asan -L concurrency
+	cmake --preset tsan
+	cmake --build --preset tsan $(BUILD_ARGS)
+	$(TSAN_ENV) $(CTEST) --preset tsan -L concurrency
+	$(CTEST) --preset release
+
+bench:
+	bash scripts/install-deps.sh bench
+	cmake --preset release -DTROUPE_BUILD_BENCHMARKS=ON $(if $(CAF_ROOT),-DCAF_ROOT=$(CAF_ROOT))
+	cmake --build --preset release $(BUILD_ARGS)
+	python3 tools/bench.py --build-dir build/release $(if $(STUDY),--study $(STUDY)) $(if $(FULL),--full,--quick)
+	python3 tools/report.py
+
+clean:
+	rm -rf build

@@ -1,0 +1,116 @@
+#pragma once
+
+// The base of every actor: identity, the enqueue entry point, and the
+// lifecycle state links and monitors hang on. Termination happens once
+// (`cleanup`): it records the exit reason, closes the mailbox, answers
+// queued requests with `actor_down`, and tells linked and monitoring actors.
+
+#include "troupe/actor.hpp"
+#include "troupe/actor_control_block.hpp"
+#include "troupe/error.hpp"
+#include "troupe/mailbox_element.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace troupe {
+
+class actor_system;
+class execution_unit;
+
+/// What the actor system hands every actor constructor.
+struct actor_config {
+  actor_control_block* ctrl;
+};
+
+class abstract_actor {
+public:
+  explicit abstract_actor(actor_config& cfg) noexcept : ctrl_(cfg.ctrl) {}
+
+  abstract_actor(const abstract_actor&) = delete;
+  abstract_actor& operator=(const abstract_actor&) = delete;
+
+  virtual ~abstract_actor() = default;
+
+  actor_control_block* ctrl() const noexcept {
+    return ctrl_;
+  }
+
+  actor_id id() const noexcept {
+    return ctrl_->id();
+  }
+
+  actor_system& system() const noexcept {
+    return ctrl_->system();
+  }
+
+  actor_addr address() const noexcept {
+    return actor_addr{weak_actor_ptr{ctrl_}};
+  }
+
+  /// Delivers `elem`; if the actor has terminated, answers a request with
+  /// `actor_down` and counts anything else as a dead letter. Any thread.
+  virtual void enqueue(mailbox_element_ptr elem, execution_unit* ctx) = 0;
+
+  /// True once the actor has terminated. Any thread.
+  bool terminated() const noexcept {
+    return terminated_.load(std::memory_order_acquire);
+  }
+
+  /// The exit reason once terminated.
+  error fail_state() const;
+
+  // -- links and monitors (any thread) ----------------------------------------
+
+  /// Links this actor and `other`: when one terminates, the other gets an
+  /// exit_msg. Linking to a terminated actor delivers its exit_msg at once.
+  void link_to(abstract_actor* other);
+  void unlink_from(abstract_actor* other);
+
+  /// `observer` gets a down_msg when this actor terminates (at once if it
+  /// already has).
+  void add_monitor(const actor_addr& observer);
+  void remove_monitor(const actor_addr& observer);
+
+  /// Called when the last strong reference is gone: terminates the actor
+  /// with exit_reason::unreachable unless it already terminated.
+  virtual void on_unreachable() noexcept;
+
+  /// Answers `elem` with `actor_down` if it is a request, or counts it as a
+  /// dead letter; `reason` says why it could not be delivered.
+  static void bounce(mailbox_element_ptr elem, const error& reason,
+                     actor_system& sys, execution_unit* ctx) noexcept;
+
+protected:
+  /// Terminates the actor with `reason`; false if it had already terminated.
+  bool cleanup(error reason, execution_unit* ctx);
+
+  /// Subclasses close their mailbox here and bounce what was left in it.
+  virtual void on_cleanup(const error& reason, execution_unit* ctx) = 0;
+
+  /// True if the actor system counts this actor in await_all_actors_done
+  /// (everything but hidden actors); set once at spawn.
+  bool registered_ = false;
+
+  friend class actor_system;
+
+private:
+  static void send_exit_to(const actor_addr& dest, const actor_addr& source,
+                           const error& reason, execution_unit* ctx);
+
+  actor_control_block* ctrl_;
+  std::atomic<bool> terminated_{false};
+  mutable std::mutex mtx_;
+  // Guarded by mtx_.
+  error fail_state_;
+  std::vector<actor_addr> links_;
+  std::vector<actor_addr> monitors_;
+};
+
+/// The actor behind a handle, or nullptr.
+inline abstract_actor* actor_cast_raw(const actor& x) noexcept {
+  return x ? x.ctrl()->get() : nullptr;
+}
+
+} // namespace troupe

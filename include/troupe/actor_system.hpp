@@ -1,0 +1,261 @@
+#pragma once
+
+// The actor system owns the scheduler, the timer service and the threads of
+// detached and blocking actors, and spawns actors. Destroying it waits until
+// every actor (but hidden ones) has terminated, then stops the threads.
+//
+//   actor_system_config cfg;
+//   actor_system sys{cfg};
+//   auto worker = sys.spawn([] { return behavior{[](int x) { return x * 2; }}; });
+
+#include "troupe/actor.hpp"
+#include "troupe/actor_system_config.hpp"
+#include "troupe/blocking_actor.hpp"
+#include "troupe/detail/callable_trait.hpp"
+#include "troupe/detail/timer_service.hpp"
+#include "troupe/event_based_actor.hpp"
+#include "troupe/scheduler/scheduler.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+namespace troupe {
+
+/// Flags for spawn: `spawn<detached>(fn)`.
+enum spawn_options : unsigned {
+  no_spawn_options = 0,
+  /// Runs the actor on a thread of its own.
+  detached = 1,
+  /// Not counted by await_all_actors_done.
+  hidden = 2,
+};
+
+constexpr spawn_options operator+(spawn_options x, spawn_options y) noexcept {
+  return static_cast<spawn_options>(static_cast<unsigned>(x) | static_cast<unsigned>(y));
+}
+
+constexpr bool has_option(spawn_options x, spawn_options flag) noexcept {
+  return (static_cast<unsigned>(x) & static_cast<unsigned>(flag)) != 0;
+}
+
+namespace detail {
+
+/// Allocates control block and actor in one block (control block first).
+template <class T, class... Ts>
+strong_actor_ptr make_actor(actor_id id, actor_system* sys, Ts&&... xs);
+
+inline constexpr size_t actor_block_offset = 64;
+
+void free_actor_block(actor_control_block* ctrl) noexcept;
+
+void destroy_actor(abstract_actor* ptr) noexcept;
+
+template <class T, class... Ts>
+strong_actor_ptr make_actor(actor_id id, actor_system* sys, Ts&&... xs) {
+  static_assert(sizeof(actor_control_block) <= actor_block_offset);
+  static_assert(alignof(T) <= actor_block_offset,
+                "troupe: actor types may be aligned to at most 64 bytes");
+  void* mem = ::operator new(actor_block_offset + sizeof(T),
+                             std::align_val_t{actor_block_offset});
+  auto* ctrl = new (mem) actor_control_block(id, sys, destroy_actor, free_actor_block);
+  try {
+    actor_config cfg{ctrl};
+    auto* ptr = new (static_cast<std::byte*>(mem) + actor_block_offset)
+      T(cfg, std::forward<Ts>(xs)...);
+    ctrl->set_actor(ptr);
+  } catch (...) {
+    ctrl->~actor_control_block();
+    ::operator delete(mem, std::align_val_t{actor_block_offset});
+    throw;
+  }
+  return strong_actor_ptr{ctrl, false};
+}
+
+/// The actor class for a function without self parameter, from what it
+/// returns; typed_actor.hpp adds typed behaviors.
+template <class Behavior>
+struct behavior_actor {
+  using type = event_based_actor;
+};
+
+/// The actor class a spawned function runs in, from its first parameter.
+template <class F, class Args = typename callable_trait_t<F>::arg_types>
+struct spawn_fun_trait {
+  using impl = typename behavior_actor<
+    std::decay_t<typename callable_trait_t<F>::result_type>>::type;
+  static constexpr bool has_self = false;
+};
+
+template <class F, class Self, class... Ts>
+  requires std::is_pointer_v<Self>
+           && std::is_base_of_v<local_actor, std::remove_pointer_t<Self>>
+struct spawn_fun_trait<F, type_list<Self, Ts...>> {
+  using impl = std::remove_pointer_t<Self>;
+  static constexpr bool has_self = true;
+};
+
+/// The handle type of actor class `T`.
+template <class T>
+using handle_type_t = typename T::handle_type;
+
+} // namespace detail
+
+class actor_system {
+public:
+  explicit actor_system(const actor_system_config& cfg);
+
+  actor_system(const actor_system&) = delete;
+  actor_system& operator=(const actor_system&) = delete;
+
+  /// Waits for every non-hidden actor, then stops the scheduler, the timer
+  /// service and every actor thread.
+  ~actor_system();
+
+  // -- spawning -------------------------------------------------------------------
+
+  /// Spawns a class-based actor: `spawn<my_actor>(args...)`.
+  template <class T, spawn_options Os = no_spawn_options, class... Ts>
+    requires std::is_base_of_v<local_actor, T>
+  detail::handle_type_t<T> spawn(Ts&&... xs) {
+    auto ptr = detail::make_actor<T>(next_actor_id(), this, std::forward<Ts>(xs)...);
+    launch<T>(ptr, Os);
+    return detail::handle_type_t<T>{actor{std::move(ptr)}};
+  }
+
+  /// Spawns a function-based actor. The function may take a self pointer
+  /// (`event_based_actor*`, `stateful_actor<S>*`, a typed actor pointer or
+  /// `blocking_actor*`) and returns the actor's behavior (or nothing).
+  template <spawn_options Os = no_spawn_options, class F, class... Ts>
+    requires(!std::is_base_of_v<local_actor, F>)
+  auto spawn(F fn, Ts&&... xs) {
+    using trait = detail::spawn_fun_trait<F>;
+    using impl = typename trait::impl;
+    using handle = detail::handle_type_t<impl>;
+    strong_actor_ptr ptr;
+    if constexpr (std::is_base_of_v<blocking_actor, impl>) {
+      static_assert(trait::has_self);
+      ptr = detail::make_actor<impl>(next_actor_id(), this);
+      auto* self = static_cast<impl*>(ptr->get());
+      launch_blocking(ptr, Os, [self, fn = std::move(fn),
+                                ... xs = std::forward<Ts>(xs)]() mutable {
+        fn(self, std::move(xs)...);
+      });
+      return handle{actor{std::move(ptr)}};
+    } else {
+      auto init = [fn = std::move(fn), ... xs = std::forward<Ts>(xs)](impl* self) mutable
+        -> behavior {
+        using result_type = typename detail::callable_trait_t<F>::result_type;
+        auto call = [&]() -> decltype(auto) {
+          if constexpr (trait::has_self)
+            return fn(self, std::move(xs)...);
+          else
+            return fn(std::move(xs)...);
+        };
+        if constexpr (std::is_void_v<result_type>) {
+          call();
+          return behavior{};
+        } else {
+          return unbox_behavior(call());
+        }
+      };
+      using wrapper = detail::function_based_actor<impl>;
+      ptr = detail::make_actor<wrapper>(next_actor_id(), this,
+                                        typename wrapper::init_fn{std::move(init)});
+      launch<wrapper>(ptr, Os);
+      return handle{actor{std::move(ptr)}};
+    }
+  }
+
+  // -- lifetime -------------------------------------------------------------------
+
+  /// Blocks until every non-hidden actor has terminated.
+  void await_all_actors_done();
+
+  /// Number of non-hidden actors alive.
+  size_t running_actors() const noexcept {
+    return running_.load(std::memory_order_acquire);
+  }
+
+  // -- services -------------------------------------------------------------------
+
+  troupe::scheduler& scheduler() noexcept {
+    return *scheduler_;
+  }
+
+  detail::timer_service& timers() noexcept {
+    return timers_;
+  }
+
+  /// Per-worker counters of the scheduler.
+  std::vector<worker_stats> scheduler_stats() const {
+    return scheduler_->stats();
+  }
+
+  const actor_system_config& config() const noexcept {
+    return cfg_;
+  }
+
+  size_t max_throughput() const noexcept {
+    return max_throughput_;
+  }
+
+  // -- dead letters -------------------------------------------------------------------
+
+  /// Messages that reached no actor: sent to a terminated actor or an
+  /// invalid handle, or left in a mailbox at termination.
+  uint64_t dead_letters() const noexcept {
+    return dead_letters_.load(std::memory_order_relaxed);
+  }
+
+  /// Counts `elem` as a dead letter and logs it at debug level.
+  void add_dead_letter(const mailbox_element& elem) noexcept;
+
+  // -- internals -------------------------------------------------------------------
+
+  actor_id next_actor_id() noexcept {
+    return next_id_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void register_actor() noexcept;
+  void unregister_actor() noexcept;
+
+  /// Runs `job` on a thread of its own; joined at shutdown.
+  void start_thread(std::function<void()> job);
+
+private:
+  template <class T>
+  void launch(const strong_actor_ptr& ptr, spawn_options os) {
+    auto* self = static_cast<T*>(ptr->get());
+    if constexpr (std::is_base_of_v<blocking_actor, T>) {
+      launch_blocking(ptr, os, [self] { self->act(); });
+    } else {
+      launch_scheduled(self, os);
+    }
+  }
+
+  void launch_scheduled(scheduled_actor* self, spawn_options os);
+
+  void launch_blocking(const strong_actor_ptr& ptr, spawn_options os,
+                       std::function<void()> body);
+
+  const actor_system_config& cfg_;
+  size_t max_throughput_;
+  std::unique_ptr<troupe::scheduler> scheduler_;
+  detail::timer_service timers_;
+  std::atomic<actor_id> next_id_{1};
+  std::atomic<uint64_t> dead_letters_{0};
+  std::atomic<size_t> running_{0};
+  std::mutex running_mtx_;
+  std::condition_variable running_cv_;
+  struct thread_registry;
+  std::unique_ptr<thread_registry> threads_;
+};
+
+} // namespace troupe

@@ -1,0 +1,202 @@
+#pragma once
+
+// Blocking actors own a thread (or borrow the caller's, as scoped_actor does)
+// and pull messages with `receive`. Messages `receive` does not match stay in
+// the mailbox for a later `receive`.
+//
+//   self->receive(
+//     [](int x) { ... },
+//     after(std::chrono::seconds(1)) >> [] { ... });
+
+#include "troupe/behavior.hpp"
+#include "troupe/local_actor.hpp"
+
+#include <chrono>
+#include <exception>
+#include <optional>
+#include <semaphore>
+#include <string>
+
+namespace troupe {
+
+/// A timeout for `receive`: `after(duration) >> handler`.
+template <class F>
+struct timeout_definition {
+  timespan timeout;
+  F handler;
+};
+
+struct timeout_builder {
+  timespan timeout;
+
+  template <class F>
+  timeout_definition<F> operator>>(F f) const {
+    return {timeout, std::move(f)};
+  }
+};
+
+template <class Rep, class Period>
+timeout_builder after(std::chrono::duration<Rep, Period> d) {
+  return {std::chrono::duration_cast<timespan>(d)};
+}
+
+/// Thrown out of `receive` when a linked actor's exit terminates this
+/// blocking actor (trap_exit off); the actor's thread catches it.
+class actor_exited : public std::exception {
+public:
+  explicit actor_exited(error reason);
+  const char* what() const noexcept override;
+  const error& reason() const noexcept {
+    return reason_;
+  }
+
+private:
+  error reason_;
+  std::string what_;
+};
+
+class blocking_actor;
+
+namespace detail {
+
+template <class T>
+struct is_timeout_definition : std::false_type {};
+
+template <class F>
+struct is_timeout_definition<timeout_definition<F>> : std::true_type {};
+
+} // namespace detail
+
+/// What `request` returns in a blocking actor: `receive` waits for the
+/// response (other messages stay queued).
+template <class Response>
+class blocking_response_handle {
+public:
+  blocking_response_handle(blocking_actor* self, uint64_t number,
+                           std::chrono::steady_clock::time_point deadline) noexcept
+    : self_(self), number_(number), deadline_(deadline) {}
+
+  template <class F, class OnError>
+  void receive(F on_value, OnError on_error);
+
+private:
+  blocking_actor* self_;
+  uint64_t number_;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+class blocking_actor : public local_actor {
+public:
+  using handle_type = actor;
+  using clock = std::chrono::steady_clock;
+
+  explicit blocking_actor(actor_config& cfg);
+
+  ~blocking_actor() override;
+
+  void enqueue(mailbox_element_ptr elem, execution_unit* ctx) override;
+
+  /// Class-based blocking actors do their work here.
+  virtual void act();
+
+  /// Handles one message with the first matching handler; the last argument
+  /// may be `after(timeout) >> f`, called if nothing matched in time.
+  template <class... Fs>
+  void receive(Fs... fs) {
+    receive_impl(std::move(fs)...);
+  }
+
+  /// Sends a request; wait for its response with `.receive`.
+  template <message_priority P = message_priority::normal,
+            detail::actor_handle Handle, class... Ts>
+  auto request(const Handle& dest, timespan timeout, Ts&&... xs) {
+    static_assert(sizeof...(Ts) > 0, "troupe: cannot send an empty request");
+    static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
+                  "troupe: the typed receiver has no handler for these arguments");
+    using response_type = detail::handle_response_t<Handle, detail::message_element_t<Ts>...>;
+    auto number = next_request_number();
+    auto deadline = timeout == infinite ? clock::time_point::max() : clock::now() + timeout;
+    auto mid = message_id::make_request(number, P);
+    if (auto* ctrl = dest.ctrl())
+      ctrl->get()->enqueue(
+        make_mailbox_element(self_ptr(), mid, make_message(std::forward<Ts>(xs)...)),
+        context());
+    else
+      bounce(make_mailbox_element(self_ptr(), mid, make_message(std::forward<Ts>(xs)...)),
+             error{errc::invalid_argument, "request to an invalid actor handle"},
+             system(), context());
+    return blocking_response_handle<response_type>{this, number, deadline};
+  }
+
+  /// Waits for the response to request `number`; false on timeout.
+  /// Used by blocking_response_handle.
+  mailbox_element_ptr await_response(uint64_t number, clock::time_point deadline);
+
+  /// Terminates this actor (used by the actor system after act()).
+  void finish(error reason);
+
+protected:
+  void on_cleanup(const error& reason, execution_unit* ctx) override;
+
+private:
+  template <class... Fs>
+  void receive_impl(Fs... fs) {
+    constexpr bool has_timeout
+      = (detail::is_timeout_definition<Fs>::value || ...);
+    if constexpr (has_timeout) {
+      auto all = std::forward_as_tuple(fs...);
+      auto& last = std::get<sizeof...(Fs) - 1>(all);
+      static_assert(detail::is_timeout_definition<std::decay_t<decltype(last)>>::value,
+                    "troupe: after(...) >> f must be the last argument of receive");
+      auto bhvr = [&]<size_t... Is>(std::index_sequence<Is...>) {
+        return behavior{std::get<Is>(all)...};
+      }(std::make_index_sequence<sizeof...(Fs) - 1>{});
+      auto deadline = last.timeout == infinite ? clock::time_point::max()
+                                                : clock::now() + last.timeout;
+      if (!receive_one(bhvr, deadline))
+        last.handler();
+    } else {
+      behavior bhvr{std::move(fs)...};
+      receive_one(bhvr, clock::time_point::max());
+    }
+  }
+
+  /// Handles one message matching `bhvr`; false if the deadline passed.
+  bool receive_one(behavior& bhvr, clock::time_point deadline);
+
+  /// The next message from the mailbox, waiting until `deadline`.
+  mailbox_element_ptr dequeue(clock::time_point deadline);
+
+  /// Handles exit and system messages; true if `elem` was consumed.
+  bool handle_system_message(mailbox_element_ptr& elem);
+
+  std::counting_semaphore<> wakeup_{0};
+  mailbox_type::list_type stash_;
+};
+
+template <class Response>
+template <class F, class OnError>
+void blocking_response_handle<Response>::receive(F on_value, OnError on_error) {
+  detail::check_response_type<Response, F>();
+  auto elem = self_->await_response(number_, deadline_);
+  if (!elem) {
+    error err{errc::request_timeout, "no response before the timeout"};
+    on_error(err);
+    return;
+  }
+  auto& msg = elem->payload;
+  if (msg.match_elements<error>()) {
+    auto err = msg.get_as<error>(0);
+    on_error(err);
+    return;
+  }
+  behavior bhvr{std::move(on_value)};
+  detail::handler_result ignored;
+  if (!bhvr.invoke(msg, ignored)) {
+    error err{errc::unexpected_response, "response " + to_string(msg)
+                                           + " does not match the handler"};
+    on_error(err);
+  }
+}
+
+} // namespace troupe

@@ -1,0 +1,33 @@
+#pragma once
+
+// Default values of every configuration key. The dotted key of each value is
+// written beside it; actor_system_config reads the same keys from the command
+// line and from a TOML file.
+
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+
+namespace troupe::defaults {
+
+namespace scheduler {
+/// troupe.scheduler.policy: "work-stealing" or "work-sharing".
+inline constexpr std::string_view policy = "work-stealing";
+/// troupe.scheduler.max-threads: 0 means one worker per hardware thread.
+inline constexpr size_t max_threads = 0;
+/// troupe.scheduler.max-throughput: messages an actor handles per turn.
+inline constexpr size_t max_throughput = 300;
+} // namespace scheduler
+
+namespace work_stealing {
+/// troupe.work-stealing.spin-attempts: rounds a worker spends looking for
+/// work (own deque, injection queue, steals) before it parks.
+inline constexpr size_t spin_attempts = 64;
+} // namespace work_stealing
+
+namespace logger {
+/// troupe.logger.verbosity: quiet, error, warning, info, debug or trace.
+inline constexpr std::string_view verbosity = "warning";
+} // namespace logger
+
+} // namespace troupe::defaults

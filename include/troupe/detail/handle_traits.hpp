@@ -1,0 +1,50 @@
+#pragma once
+
+// What a handle type accepts and answers. `actor` accepts anything and its
+// responses are checked at run time; typed_actor.hpp specialises these for
+// typed handles so that send and request are checked at compile time.
+
+#include "troupe/actor.hpp"
+#include "troupe/detail/callable_trait.hpp"
+
+#include <concepts>
+#include <type_traits>
+
+namespace troupe::detail {
+
+template <class T>
+concept actor_handle = requires(const T& x) {
+  { x.ctrl() } -> std::convertible_to<actor_control_block*>;
+};
+
+/// True if `Handle` accepts a message of `Ts...`.
+template <class Handle, class... Ts>
+struct handle_accepts : std::true_type {};
+
+/// The response types of `Handle` to a request of `Ts...`: `void` for a
+/// dynamically typed handle (checked when the response arrives), otherwise a
+/// type_list of the response's element types.
+template <class Handle, class... Ts>
+struct handle_response {
+  using type = void;
+};
+
+template <class Handle, class... Ts>
+inline constexpr bool handle_accepts_v = handle_accepts<std::decay_t<Handle>, Ts...>::value;
+
+template <class Handle, class... Ts>
+using handle_response_t = typename handle_response<std::decay_t<Handle>, Ts...>::type;
+
+/// Checks at compile time that a response handler `F` takes what a typed
+/// receiver answers; dynamically typed responses are checked at run time.
+template <class Response, class F>
+void check_response_type() {
+  if constexpr (!std::is_void_v<Response>) {
+    using args = typename callable_trait_t<F>::decayed_arg_types;
+    static_assert(std::is_same_v<args, Response>,
+                  "troupe: the response handler's arguments do not match the "
+                  "typed receiver's response type");
+  }
+}
+
+} // namespace troupe::detail

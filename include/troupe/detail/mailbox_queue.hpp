@@ -1,0 +1,366 @@
+#pragma once
+
+// mailbox_queue: what an actor owns of its mailbox. Senders push into a
+// lifo_inbox (lock-free, see lifo_inbox.hpp for the algorithm and memory
+// orders); the actor reads from two FIFO caches, urgent and normal, that
+// only it touches. When both caches are empty the actor takes the whole
+// inbox in one exchange and reverses it into the caches: a sender's messages
+// come out in the order it pushed them, and urgent ones come out first.
+//
+// Threads: push(), size(), blocked() and closed() from any thread; every
+// other member only from the consumer (the thread currently running the
+// actor). Nothing here allocates.
+
+#include "troupe/detail/lifo_inbox.hpp"
+
+#include <atomic>
+#include <concepts>
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace troupe::detail {
+
+/// An owning, intrusive, singly linked FIFO list of nodes linked by `next`,
+/// with a tail pointer and a count. Deletes the nodes it still holds when
+/// destroyed. Not thread-safe. Also the type of close()'s result and of the
+/// lists an actor stashes skipped messages in.
+template <inbox_node T, class Deleter = std::default_delete<T>>
+class node_list {
+public:
+  class iterator {
+  public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using pointer = T*;
+    using reference = T&;
+
+    iterator() noexcept = default;
+    explicit iterator(T* x) noexcept : x_(x) {}
+    T& operator*() const noexcept {
+      return *x_;
+    }
+    T* operator->() const noexcept {
+      return x_;
+    }
+    iterator& operator++() noexcept {
+      x_ = x_->next;
+      return *this;
+    }
+    iterator operator++(int) noexcept {
+      auto old = *this;
+      x_ = x_->next;
+      return old;
+    }
+    friend bool operator==(iterator, iterator) noexcept = default;
+
+  private:
+    T* x_ = nullptr;
+  };
+
+  node_list() noexcept = default;
+
+  explicit node_list(Deleter del) noexcept(
+    std::is_nothrow_move_constructible_v<Deleter>)
+    : del_(std::move(del)) {}
+
+  node_list(const node_list&) = delete;
+  node_list& operator=(const node_list&) = delete;
+
+  /// Leaves `other` empty.
+  node_list(node_list&& other) noexcept
+    : head_(std::exchange(other.head_, nullptr)),
+      tail_(std::exchange(other.tail_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      del_(other.del_) {}
+
+  /// Deletes this list's nodes, then takes `other`'s and leaves it empty.
+  node_list& operator=(node_list&& other) noexcept {
+    if (this != &other) {
+      clear();
+      head_ = std::exchange(other.head_, nullptr);
+      tail_ = std::exchange(other.tail_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+
+  ~node_list() {
+    clear();
+  }
+
+  bool empty() const noexcept {
+    return head_ == nullptr;
+  }
+
+  size_t size() const noexcept {
+    return size_;
+  }
+
+  /// The first node or nullptr.
+  T* front() const noexcept {
+    return head_;
+  }
+
+  /// The last node or nullptr.
+  T* back() const noexcept {
+    return tail_;
+  }
+
+  iterator begin() const noexcept {
+    return iterator{head_};
+  }
+
+  iterator end() const noexcept {
+    return iterator{};
+  }
+
+  /// Takes ownership of `x`.
+  void push_back(T* x) noexcept {
+    x->next = nullptr;
+    if (tail_ != nullptr)
+      tail_->next = x;
+    else
+      head_ = x;
+    tail_ = x;
+    ++size_;
+  }
+
+  /// Takes ownership of `x`.
+  void push_front(T* x) noexcept {
+    x->next = head_;
+    if (head_ == nullptr)
+      tail_ = x;
+    head_ = x;
+    ++size_;
+  }
+
+  /// Removes the first node and gives it to the caller; nullptr if empty.
+  T* pop_front() noexcept {
+    auto* x = head_;
+    if (x == nullptr)
+      return nullptr;
+    head_ = x->next;
+    if (head_ == nullptr)
+      tail_ = nullptr;
+    x->next = nullptr;
+    --size_;
+    return x;
+  }
+
+  /// Moves every node of `other` behind this list's nodes.
+  void splice_back(node_list& other) noexcept {
+    if (other.empty())
+      return;
+    if (tail_ != nullptr)
+      tail_->next = other.head_;
+    else
+      head_ = other.head_;
+    tail_ = other.tail_;
+    size_ += other.size_;
+    other.reset();
+  }
+
+  /// Moves every node of `other` in front of this list's nodes.
+  void splice_front(node_list& other) noexcept {
+    if (other.empty())
+      return;
+    other.tail_->next = head_;
+    if (head_ == nullptr)
+      tail_ = other.tail_;
+    head_ = other.head_;
+    size_ += other.size_;
+    other.reset();
+  }
+
+  /// Deletes every node.
+  void clear() noexcept {
+    auto* x = head_;
+    while (x != nullptr) {
+      auto* next = x->next;
+      del_(x);
+      x = next;
+    }
+    reset();
+  }
+
+  Deleter& get_deleter() noexcept {
+    return del_;
+  }
+
+private:
+  void reset() noexcept {
+    head_ = nullptr;
+    tail_ = nullptr;
+    size_ = 0;
+  }
+
+  T* head_ = nullptr;
+  T* tail_ = nullptr;
+  size_t size_ = 0;
+  [[no_unique_address]] Deleter del_;
+};
+
+/// A mailbox node: an inbox_node that knows whether it is urgent.
+template <class T>
+concept mailbox_node = inbox_node<T> && requires(const T& x) {
+  { x.is_urgent() } -> std::convertible_to<bool>;
+};
+
+template <mailbox_node T, class Deleter = std::default_delete<T>>
+class mailbox_queue {
+public:
+  using node_type = T;
+  using list_type = node_list<T, Deleter>;
+
+  mailbox_queue() noexcept = default;
+
+  explicit mailbox_queue(const Deleter& del) noexcept(
+    std::is_nothrow_copy_constructible_v<Deleter>)
+    : inbox_(del), urgent_(del), normal_(del) {}
+
+  mailbox_queue(const mailbox_queue&) = delete;
+  mailbox_queue& operator=(const mailbox_queue&) = delete;
+
+  // -- any thread -------------------------------------------------------------
+
+  /// Enqueues `x`. On unblocked_reader the caller must schedule the actor; on
+  /// queue_closed the caller still owns `x` and bounces it.
+  inbox_result push(T* x) noexcept {
+    return inbox_.push(x);
+  }
+
+  /// Approximate number of queued messages: the inbox's estimate plus the
+  /// caches. Exact when no thread pushes or pops.
+  size_t size() const noexcept {
+    return inbox_.size() + cached_.load(std::memory_order_relaxed);
+  }
+
+  bool blocked() const noexcept {
+    return inbox_.blocked();
+  }
+
+  bool closed() const noexcept {
+    return inbox_.closed();
+  }
+
+  // -- consumer only ----------------------------------------------------------
+
+  /// The next message without removing it (urgent first), or nullptr.
+  T* peek() noexcept {
+    if (urgent_.empty() && normal_.empty() && !fetch_more())
+      return nullptr;
+    return !urgent_.empty() ? urgent_.front() : normal_.front();
+  }
+
+  /// Removes and returns the next message (urgent first), or nullptr. The
+  /// caller owns it.
+  T* pop() noexcept {
+    if (urgent_.empty() && normal_.empty() && !fetch_more())
+      return nullptr;
+    auto* x = !urgent_.empty() ? urgent_.pop_front() : normal_.pop_front();
+    cached_.store(cached_.load(std::memory_order_relaxed) - 1,
+                  std::memory_order_relaxed);
+    return x;
+  }
+
+  /// True if no message is cached or queued.
+  bool empty() const noexcept {
+    return urgent_.empty() && normal_.empty() && inbox_.empty();
+  }
+
+  /// Marks the actor blocked if it has no message at all; then the next push
+  /// returns unblocked_reader. On false, keep reading (or it is closed).
+  bool try_block() noexcept {
+    return urgent_.empty() && normal_.empty() && inbox_.try_block();
+  }
+
+  /// Leaves the blocked state without a message (e.g. a receive timeout). On
+  /// false a sender got unblocked_reader first, or it was not blocked.
+  bool try_unblock() noexcept {
+    return inbox_.try_unblock();
+  }
+
+  /// Puts `x` back in front of the messages of its kind (urgent or normal).
+  void push_front(T* x) noexcept {
+    (x->is_urgent() ? urgent_ : normal_).push_front(x);
+    cached_.store(cached_.load(std::memory_order_relaxed) + 1,
+                  std::memory_order_relaxed);
+  }
+
+  /// Puts `xs` back in front of every other message, keeping their order:
+  /// used when skipped (stashed) messages get another chance after a
+  /// behaviour change. Urgent ones go in front of the urgent cache and normal
+  /// ones in front of the normal cache, so urgent messages still come first.
+  void prepend(list_type&& xs) noexcept {
+    auto n = xs.size();
+    if (n == 0)
+      return;
+    list_type urgent{xs.get_deleter()};
+    list_type normal{xs.get_deleter()};
+    while (auto* x = xs.pop_front())
+      (x->is_urgent() ? urgent : normal).push_back(x);
+    urgent_.splice_front(urgent);
+    normal_.splice_front(normal);
+    cached_.store(cached_.load(std::memory_order_relaxed) + n,
+                  std::memory_order_relaxed);
+  }
+
+  /// Closes the mailbox and returns every message left, in the order pop()
+  /// would have returned them, for the owner to bounce. Later pushes return
+  /// queue_closed; pop() returns nullptr.
+  list_type close() noexcept {
+    auto* x = inbox_.close();
+    list_type result{std::move(urgent_)};
+    result.splice_back(normal_);
+    // What pop() would do next: reverse the inbox into urgent and normal.
+    list_type urgent{result.get_deleter()};
+    list_type normal{result.get_deleter()};
+    while (x != nullptr) {
+      auto* next = x->next;
+      (x->is_urgent() ? urgent : normal).push_front(x);
+      x = next;
+    }
+    result.splice_back(urgent);
+    result.splice_back(normal);
+    cached_.store(0, std::memory_order_relaxed);
+    return result;
+  }
+
+private:
+  /// Moves the inbox into the (empty) caches. Walking the newest-first stack
+  /// and pushing each node to the front of its cache reverses it to FIFO.
+  bool fetch_more() noexcept {
+    auto* x = inbox_.take_all();
+    if (x == nullptr)
+      return false;
+    size_t n = 0;
+    do {
+      auto* next = x->next;
+      (x->is_urgent() ? urgent_ : normal_).push_front(x);
+      x = next;
+      ++n;
+    } while (x != nullptr);
+    // Count the caches first: a reader of size() may overcount for a moment
+    // but does not see the messages vanish.
+    cached_.store(cached_.load(std::memory_order_relaxed) + n,
+                  std::memory_order_relaxed);
+    inbox_.consumed(n);
+    return true;
+  }
+
+  // Shared with senders: one cache line of its own (lifo_inbox is alignas(64)).
+  lifo_inbox<T, Deleter> inbox_;
+
+  // Consumer-only: written and read only by the thread running the actor.
+  alignas(64) list_type urgent_;
+  list_type normal_;
+
+  // Written only by the consumer (relaxed stores); read by size() anywhere.
+  std::atomic<size_t> cached_{0};
+};
+
+} // namespace troupe::detail

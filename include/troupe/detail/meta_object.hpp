@@ -1,0 +1,125 @@
+#pragma once
+
+// A meta object is everything the runtime needs to handle a value whose type
+// it only knows by its 16-bit type ID: size, construction, copy, destruction
+// and a printable form. Meta objects live in one global table indexed by type
+// ID, filled at static-initialisation time by the type ID blocks.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace troupe {
+
+using type_id_t = uint16_t;
+
+namespace detail {
+
+/// Every message element starts on a boundary of this many bytes.
+inline constexpr std::size_t element_alignment = alignof(std::max_align_t);
+
+constexpr std::size_t padded_size(std::size_t n) noexcept {
+  return (n + element_alignment - 1) & ~(element_alignment - 1);
+}
+
+template <class T>
+constexpr std::size_t padded_size_v = padded_size(sizeof(T));
+
+struct meta_object {
+  std::string_view type_name;
+  std::size_t padded_size;
+  void (*destroy)(void* ptr) noexcept;
+  void (*default_construct)(void* ptr);
+  void (*copy_construct)(void* dst, const void* src);
+  void (*move_construct)(void* dst, void* src);
+  void (*stringify)(std::string& out, const void* ptr);
+};
+
+/// Returns the meta object for `id` or nullptr if no type has this ID.
+const meta_object* global_meta_object(type_id_t id) noexcept;
+
+/// Registers `obj` under `id`. Registering a second, different type under an
+/// ID already taken aborts with a message naming both types: two blocks
+/// overlap, which no later error handling could repair.
+bool register_meta_object(type_id_t id, const meta_object* obj) noexcept;
+
+// -- printing values ----------------------------------------------------------
+
+template <class T, class = void>
+struct has_to_string : std::false_type {};
+
+template <class T>
+struct has_to_string<T, std::void_t<decltype(to_string(std::declval<const T&>()))>>
+  : std::true_type {};
+
+template <class T, class = void>
+struct has_string_view_conversion : std::false_type {};
+
+void stringify_arithmetic(std::string& out, long long x);
+void stringify_arithmetic(std::string& out, unsigned long long x);
+void stringify_arithmetic(std::string& out, long double x);
+void stringify_quoted(std::string& out, std::string_view str);
+
+template <class T>
+void stringify_value(std::string& out, const T& x) {
+  if constexpr (std::is_same_v<T, bool>) {
+    out += x ? "true" : "false";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    stringify_arithmetic(out, static_cast<long double>(x));
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    stringify_arithmetic(out, static_cast<long long>(x));
+  } else if constexpr (std::is_integral_v<T>) {
+    stringify_arithmetic(out, static_cast<unsigned long long>(x));
+  } else if constexpr (std::is_enum_v<T>) {
+    if constexpr (has_to_string<T>::value)
+      out += to_string(x);
+    else
+      stringify_arithmetic(out, static_cast<long long>(x));
+  } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+    stringify_quoted(out, std::string_view{x});
+  } else if constexpr (has_to_string<T>::value) {
+    out += to_string(x);
+  } else if constexpr (requires(const T& v) { v.begin(); v.end(); }) {
+    out += '[';
+    bool first = true;
+    for (const auto& elem : x) {
+      if (!first)
+        out += ", ";
+      first = false;
+      stringify_value(out, elem);
+    }
+    out += ']';
+  } else {
+    out += "<unprintable>";
+  }
+}
+
+template <class T>
+struct meta_object_for {
+  static void destroy(void* ptr) noexcept {
+    static_cast<T*>(ptr)->~T();
+  }
+  static void default_construct(void* ptr) {
+    if constexpr (std::is_default_constructible_v<T>)
+      new (ptr) T();
+  }
+  static void copy_construct(void* dst, const void* src) {
+    new (dst) T(*static_cast<const T*>(src));
+  }
+  static void move_construct(void* dst, void* src) {
+    new (dst) T(std::move(*static_cast<T*>(src)));
+  }
+  static void stringify(std::string& out, const void* ptr) {
+    stringify_value(out, *static_cast<const T*>(ptr));
+  }
+  static constexpr meta_object make(std::string_view name) {
+    return meta_object{name, padded_size_v<T>, destroy, default_construct,
+                       copy_construct, move_construct, stringify};
+  }
+};
+
+} // namespace detail
+} // namespace troupe

@@ -1,0 +1,97 @@
+#pragma once
+
+// A one-token parker: park() blocks its thread until unpark() has been called
+// since the last park() returned. An unpark() that comes first leaves a token
+// and the next park() returns at once, so a wake-up can't be lost between a
+// worker's decision to park and the moment it blocks. There is no timeout:
+// a parked thread costs no CPU until someone unparks it.
+//
+// Threads: park() only from the one thread that owns the parker; unpark()
+// from any thread.
+//
+// Blocking: the futex system call on Linux (FUTEX_WAIT_PRIVATE and
+// FUTEX_WAKE_PRIVATE on the state word), std::atomic::wait elsewhere. Not
+// std::atomic::wait on Linux too, because libstdc++ 12 spins and yields before
+// its futex wait and counts waiters in a global table shared by all waiting
+// addresses; a direct futex is one system call on each side and nothing else,
+// which keeps the wake-up latency and the idle CPU predictable.
+//
+// States (as in Rust's std futex parker): empty 0, notified 1, parked -1.
+// Memory orders: unpark() exchanges in `notified` with release, park()
+// consumes it with acquire, so what the waker did before unpark() happens
+// before park() returns. The futex calls carry no ordering of their own.
+
+#include <atomic>
+#include <cstdint>
+
+#ifdef __linux__
+#  include <linux/futex.h>
+#  include <sys/syscall.h>
+#  include <unistd.h>
+#endif
+
+namespace troupe::detail {
+
+class alignas(64) parker {
+public:
+  parker() noexcept = default;
+  parker(const parker&) = delete;
+  parker& operator=(const parker&) = delete;
+
+  /// Owner thread only. Returns once a token is available, consuming it.
+  void park() noexcept {
+    // notified -> empty: return at once; empty -> parked: block.
+    if (state_.fetch_sub(1, std::memory_order_acquire) == notified)
+      return;
+    for (;;) {
+      wait_while_parked();
+      int32_t expected = notified;
+      if (state_.compare_exchange_strong(expected, empty, std::memory_order_acquire,
+                                         std::memory_order_relaxed))
+        return;
+      // Spurious return from the futex (EINTR, or a stale wake): block again.
+    }
+  }
+
+  /// Any thread. Wakes the owner if it is parked, or lets its next park()
+  /// return at once.
+  void unpark() noexcept {
+    if (state_.exchange(notified, std::memory_order_release) == parked)
+      wake();
+  }
+
+private:
+  static constexpr int32_t empty = 0;
+  static constexpr int32_t notified = 1;
+  static constexpr int32_t parked = -1;
+
+#ifdef __linux__
+  static_assert(sizeof(std::atomic<int32_t>) == sizeof(int32_t));
+
+  int* word() noexcept {
+    return reinterpret_cast<int*>(&state_);
+  }
+
+  void wait_while_parked() noexcept {
+    // Returns at once if the state is no longer `parked`.
+    syscall(SYS_futex, word(), FUTEX_WAIT_PRIVATE, parked, nullptr, nullptr, 0);
+  }
+
+  void wake() noexcept {
+    syscall(SYS_futex, word(), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+#else
+  void wait_while_parked() noexcept {
+    state_.wait(parked, std::memory_order_relaxed);
+  }
+
+  void wake() noexcept {
+    state_.notify_one();
+  }
+#endif
+
+  /// Written by the owner (park) and by wakers (unpark).
+  std::atomic<int32_t> state_{empty};
+};
+
+} // namespace troupe::detail

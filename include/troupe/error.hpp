@@ -1,0 +1,183 @@
+#pragma once
+
+// Errors are values. An `error` is empty (no error) or carries a code from an
+// error code enum, the enum's type ID as its category, and a context string
+// that says what went wrong in words.
+
+#include "troupe/type_id.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace troupe {
+
+/// Troupe's own error codes.
+enum class errc : uint8_t {
+  none = 0,
+  /// No handler of the receiver matched the message.
+  unexpected_message,
+  /// A response arrived that no handler of the requester could take.
+  unexpected_response,
+  /// A request got no response before its timeout.
+  request_timeout,
+  /// The receiver had terminated (or terminated before answering).
+  actor_down,
+  /// A function got an argument it can't use.
+  invalid_argument,
+  /// A configuration key nobody declared.
+  unknown_key,
+  /// A configuration value of the wrong type or out of range.
+  malformed_value,
+  /// A file or command line that could not be parsed.
+  parse_error,
+  /// A handler threw or returned a failure that has no code of its own.
+  runtime_error,
+  /// The actor system is shutting down and no longer runs actors.
+  system_shutdown,
+  /// A bounded queue had no room left.
+  queue_full,
+  /// A response promise was dropped without a response.
+  broken_promise,
+};
+
+std::string to_string(errc x);
+
+/// Why an actor terminated.
+enum class exit_reason : uint8_t {
+  normal = 0,
+  /// A handler threw an exception that nobody caught.
+  unhandled_exception,
+  /// Killed: `send_exit(x, exit_reason::kill)`; cannot be trapped.
+  kill,
+  /// Stopped by the actor system at shutdown.
+  user_shutdown,
+  /// No handle to the actor remained.
+  unreachable,
+  /// Terminated by an error that is not an exit reason.
+  unknown,
+};
+
+std::string to_string(exit_reason x);
+
+/// Enums usable as error codes. Specialise to `true` for your own enum and
+/// give it a type ID.
+template <class T>
+struct is_error_code_enum : std::false_type {};
+
+template <>
+struct is_error_code_enum<errc> : std::true_type {};
+
+template <>
+struct is_error_code_enum<exit_reason> : std::true_type {};
+
+template <class T>
+inline constexpr bool is_error_code_enum_v = is_error_code_enum<T>::value;
+
+class error {
+public:
+  error() noexcept = default;
+
+  error(uint8_t code, type_id_t category, std::string context = {},
+        std::string (*code_name)(uint8_t) = nullptr);
+
+  template <class Enum>
+    requires is_error_code_enum_v<Enum>
+  error(Enum code) : error(code, std::string{}) {}
+
+  template <class Enum>
+    requires is_error_code_enum_v<Enum>
+  error(Enum code, std::string context) {
+    if (static_cast<uint8_t>(code) != 0 || !context.empty())
+      data_ = std::make_unique<data>(data{static_cast<uint8_t>(code),
+                                          type_id_v<Enum>, std::move(context),
+                                          &code_name_of<Enum>});
+  }
+
+  error(const error& other);
+  error(error&&) noexcept = default;
+  error& operator=(const error& other);
+  error& operator=(error&&) noexcept = default;
+
+  /// True if this is an error.
+  explicit operator bool() const noexcept {
+    return data_ != nullptr;
+  }
+
+  bool empty() const noexcept {
+    return data_ == nullptr;
+  }
+
+  uint8_t code() const noexcept {
+    return data_ ? data_->code : 0;
+  }
+
+  type_id_t category() const noexcept {
+    return data_ ? data_->category : invalid_type_id;
+  }
+
+  const std::string& context() const noexcept;
+
+  /// "troupe::errc::actor_down: the receiver had terminated".
+  friend std::string to_string(const error& x);
+
+  friend bool operator==(const error& x, const error& y) noexcept {
+    return x.code() == y.code() && x.category() == y.category();
+  }
+
+  template <class Enum>
+    requires is_error_code_enum_v<Enum>
+  friend bool operator==(const error& x, Enum y) noexcept {
+    if (static_cast<uint8_t>(y) == 0)
+      return x.empty();
+    return x.code() == static_cast<uint8_t>(y) && x.category() == type_id_v<Enum>;
+  }
+
+private:
+  template <class Enum>
+  static std::string code_name_of(uint8_t code) {
+    if constexpr (requires(Enum e) { to_string(e); })
+      return to_string(static_cast<Enum>(code));
+    else
+      return std::to_string(code);
+  }
+
+  struct data {
+    uint8_t code;
+    type_id_t category;
+    std::string context;
+    std::string (*code_name)(uint8_t);
+  };
+
+  std::unique_ptr<data> data_;
+};
+
+template <class Enum>
+  requires is_error_code_enum_v<Enum>
+error make_error(Enum code, std::string context = {}) {
+  return error{code, std::move(context)};
+}
+
+/// Thrown by `expected<T>::value()` on an error, and nowhere else.
+class bad_expected_access : public std::exception {
+public:
+  explicit bad_expected_access(troupe::error err);
+  const char* what() const noexcept override;
+  const troupe::error& error() const noexcept {
+    return err_;
+  }
+
+private:
+  troupe::error err_;
+  std::string what_;
+};
+
+} // namespace troupe
+
+TROUPE_BEGIN_TYPE_ID_BLOCK(core_errors, 100)
+  TROUPE_ADD_TYPE_ID(core_errors, (troupe::errc))
+  TROUPE_ADD_TYPE_ID(core_errors, (troupe::exit_reason))
+  TROUPE_ADD_TYPE_ID(core_errors, (troupe::error))
+TROUPE_END_TYPE_ID_BLOCK(core_errors)

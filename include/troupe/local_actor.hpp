@@ -1,0 +1,208 @@
+#pragma once
+
+// What every actor running in this process has: a mailbox, the message it
+// is handling now, and the operations to send, monitor, link and quit.
+// Event-based actors (scheduled_actor) and blocking actors build on it.
+
+#include "troupe/abstract_actor.hpp"
+#include "troupe/detail/handle_traits.hpp"
+#include "troupe/detail/mailbox_queue.hpp"
+#include "troupe/mailbox_element.hpp"
+#include "troupe/message.hpp"
+#include "troupe/response_promise.hpp"
+#include "troupe/result.hpp"
+#include "troupe/system_messages.hpp"
+
+#include <chrono>
+#include <cstdint>
+
+namespace troupe {
+
+/// A request timeout that never fires.
+inline constexpr timespan infinite = timespan::max();
+
+class local_actor : public abstract_actor {
+public:
+  using mailbox_type = detail::mailbox_queue<mailbox_element>;
+
+  using abstract_actor::abstract_actor;
+
+  ~local_actor() override;
+
+  // -- sending ------------------------------------------------------------------
+
+  /// Sends `xs...` to `dest` (asynchronously, no response expected).
+  template <message_priority P = message_priority::normal,
+            detail::actor_handle Handle, class... Ts>
+  void send(const Handle& dest, Ts&&... xs) {
+    static_assert(sizeof...(Ts) > 0, "troupe: cannot send an empty message");
+    static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
+                  "troupe: the typed receiver has no handler for these arguments");
+    deliver(dest.ctrl(),
+            make_mailbox_element(self_ptr(), message_id::make(P),
+                                 make_message(std::forward<Ts>(xs)...)));
+  }
+
+  /// Sends `xs...` to `dest` after `delay`.
+  template <message_priority P = message_priority::normal,
+            detail::actor_handle Handle, class... Ts>
+  void delayed_send(const Handle& dest, timespan delay, Ts&&... xs) {
+    static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
+                  "troupe: the typed receiver has no handler for these arguments");
+    delayed_deliver(strong_actor_ptr{dest.ctrl()}, delay,
+                    make_mailbox_element(self_ptr(), message_id::make(P),
+                                         make_message(std::forward<Ts>(xs)...)));
+  }
+
+  /// Asks `dest` to terminate with `reason` (an urgent exit_msg).
+  template <detail::actor_handle Handle>
+  void send_exit(const Handle& dest, error reason) {
+    deliver(dest.ctrl(),
+            make_mailbox_element(nullptr, message_id::make(message_priority::urgent),
+                                 make_message(exit_msg{address(), std::move(reason)})));
+  }
+
+  /// Forwards the current request to `dest`, which then answers the original
+  /// requester directly.
+  template <detail::actor_handle Handle, class... Ts>
+  delegated<> delegate(const Handle& dest, Ts&&... xs) {
+    forward_current(dest.ctrl(), make_message(std::forward<Ts>(xs)...));
+    return {};
+  }
+
+  // -- lifecycle ----------------------------------------------------------------
+
+  template <detail::actor_handle Handle>
+  void monitor(const Handle& other) {
+    if (auto* ctrl = other.ctrl())
+      ctrl->get()->add_monitor(address());
+  }
+
+  template <detail::actor_handle Handle>
+  void demonitor(const Handle& other) {
+    if (auto* ctrl = other.ctrl())
+      ctrl->get()->remove_monitor(address());
+  }
+
+  template <detail::actor_handle Handle>
+  void link_to(const Handle& other) {
+    if (auto* ctrl = other.ctrl())
+      abstract_actor::link_to(ctrl->get());
+  }
+
+  template <detail::actor_handle Handle>
+  void unlink_from(const Handle& other) {
+    if (auto* ctrl = other.ctrl())
+      abstract_actor::unlink_from(ctrl->get());
+  }
+
+  /// Terminates this actor once the current message is handled.
+  void quit(error reason = exit_reason::normal);
+
+  /// When true, exit_msg from linked actors arrive as messages (or at the
+  /// exit handler) instead of terminating this actor. `kill` is never trapped.
+  void trap_exit(bool value) noexcept {
+    trap_exit_ = value;
+  }
+
+  bool trap_exit() const noexcept {
+    return trap_exit_;
+  }
+
+  // -- the current message --------------------------------------------------------
+
+  /// The sender of the message being handled (may be null).
+  const strong_actor_ptr& current_sender() const noexcept;
+
+  message_id current_message_id() const noexcept;
+
+  mailbox_element* current_mailbox_element() const noexcept {
+    return current_element_;
+  }
+
+  /// Takes over answering the current request.
+  response_promise make_response_promise();
+
+  template <class... Ts>
+  typed_response_promise<Ts...> make_typed_response_promise() {
+    return typed_response_promise<Ts...>{make_response_promise()};
+  }
+
+  // -- misc ---------------------------------------------------------------------
+
+  /// A handle to this actor.
+  actor self_handle() const noexcept {
+    return actor{self_ptr()};
+  }
+
+  strong_actor_ptr self_ptr() const noexcept {
+    return strong_actor_ptr{ctrl()};
+  }
+
+  execution_unit* context() const noexcept {
+    return context_;
+  }
+
+  /// Approximate number of queued messages (any thread).
+  size_t mailbox_size() const noexcept {
+    return mailbox_.size();
+  }
+
+  mailbox_type& mailbox() noexcept {
+    return mailbox_;
+  }
+
+protected:
+  /// Enqueues into `dest` or counts a dead letter if `dest` is null.
+  void deliver(actor_control_block* dest, mailbox_element_ptr elem);
+
+  void delayed_deliver(strong_actor_ptr dest, timespan delay, mailbox_element_ptr elem);
+
+  void forward_current(actor_control_block* dest, message msg);
+
+  uint64_t next_request_number() noexcept {
+    return ++last_request_number_;
+  }
+
+  /// Sends the response for `req` (a request element) if it still needs one.
+  void respond(mailbox_element& req, detail::handler_result& res);
+
+  void on_cleanup(const error& reason, execution_unit* ctx) override;
+
+  /// Pushes into the mailbox; true if the caller must wake or schedule us.
+  bool push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx);
+
+  mailbox_type mailbox_;
+  mailbox_element* current_element_ = nullptr;
+  execution_unit* context_ = nullptr;
+  uint64_t last_request_number_ = 0;
+  error quit_reason_;
+  bool quit_requested_ = false;
+  bool trap_exit_ = false;
+
+  friend class actor_system;
+};
+
+/// Sends from outside any actor (no sender).
+template <message_priority P = message_priority::normal, detail::actor_handle Handle,
+          class... Ts>
+void anon_send(const Handle& dest, Ts&&... xs) {
+  static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
+                "troupe: the typed receiver has no handler for these arguments");
+  if (auto* ctrl = dest.ctrl())
+    ctrl->get()->enqueue(make_mailbox_element(nullptr, message_id::make(P),
+                                              make_message(std::forward<Ts>(xs)...)),
+                         nullptr);
+}
+
+/// Asks `dest` to terminate with `reason`, from outside any actor.
+template <detail::actor_handle Handle>
+void anon_send_exit(const Handle& dest, error reason) {
+  if (auto* ctrl = dest.ctrl())
+    ctrl->get()->enqueue(
+      make_mailbox_element(nullptr, message_id::make(message_priority::urgent),
+                           make_message(exit_msg{actor_addr{}, std::move(reason)})),
+      nullptr);
+}
+
+} // namespace troupe

@@ -1,0 +1,105 @@
+#pragma once
+
+// What a handler returns: values (the response), an error, or `delegated`
+// (a response promise or a delegation will answer later).
+
+#include "troupe/error.hpp"
+#include "troupe/expected.hpp"
+#include "troupe/message.hpp"
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace troupe {
+
+/// Marks a result that someone else delivers later.
+template <class... Ts>
+struct delegated {};
+
+/// Returned by default handlers to leave a message in the mailbox until the
+/// behaviour changes.
+struct skip_t {};
+inline constexpr skip_t skip{};
+
+template <class... Ts>
+class result;
+
+namespace detail {
+
+enum class result_kind : uint8_t { value, error, delegated, skip };
+
+/// The type-erased form every handler result is converted to.
+struct handler_result {
+  result_kind kind = result_kind::value;
+  message value;
+  troupe::error err;
+};
+
+} // namespace detail
+
+template <class... Ts>
+class result {
+public:
+  template <class... Us>
+    requires(sizeof...(Us) == sizeof...(Ts) && sizeof...(Ts) > 0
+             && (std::is_convertible_v<Us&&, Ts> && ...))
+  result(Us&&... xs) : value_(make_message(Ts(std::forward<Us>(xs))...)) {}
+
+  result(troupe::error err) : kind_(detail::result_kind::error), err_(std::move(err)) {}
+
+  template <class Enum>
+    requires is_error_code_enum_v<Enum>
+  result(Enum code) : result(troupe::error{code}) {}
+
+  result(delegated<Ts...>) : kind_(detail::result_kind::delegated) {}
+
+  template <class T>
+    requires(sizeof...(Ts) == 1)
+  result(expected<T> x) {
+    if (x)
+      value_ = make_message(std::move(*x));
+    else {
+      kind_ = detail::result_kind::error;
+      err_ = std::move(x).error();
+    }
+  }
+
+  detail::handler_result release() && {
+    return detail::handler_result{kind_, std::move(value_), std::move(err_)};
+  }
+
+private:
+  detail::result_kind kind_ = detail::result_kind::value;
+  message value_;
+  troupe::error err_;
+};
+
+template <>
+class result<void> {
+public:
+  result() = default;
+  result(unit_t) {}
+  result(troupe::error err) : kind_(detail::result_kind::error), err_(std::move(err)) {}
+  template <class Enum>
+    requires is_error_code_enum_v<Enum>
+  result(Enum code) : result(troupe::error{code}) {}
+  result(delegated<void>) : kind_(detail::result_kind::delegated) {}
+  result(delegated<>) : kind_(detail::result_kind::delegated) {}
+
+  detail::handler_result release() && {
+    return detail::handler_result{kind_, message{}, std::move(err_)};
+  }
+
+private:
+  detail::result_kind kind_ = detail::result_kind::value;
+  troupe::error err_;
+};
+
+template <>
+class result<> : public result<void> {
+public:
+  using result<void>::result;
+};
+
+} // namespace troupe

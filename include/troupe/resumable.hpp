@@ -1,0 +1,45 @@
+#pragma once
+
+// A resumable is a unit of work a scheduler runs: an event-based actor, or an
+// internal job. Reference counting contract: whoever hands a job to a
+// scheduler has added one reference for it (`ref_resumable`); the scheduler
+// keeps it while the job is queued and drops it (`deref_resumable`) after a
+// `resume` that returned anything but `resume_later`.
+
+#include <cstddef>
+
+namespace troupe {
+
+class execution_unit;
+
+class resumable {
+public:
+  enum class resume_result {
+    /// Run me again soon: the scheduler re-queues the job, keeping its ref.
+    resume_later,
+    /// My mailbox is empty; a sender will schedule me again.
+    awaiting_message,
+    /// Finished for good.
+    done,
+  };
+
+  virtual ~resumable() = default;
+
+  /// Runs at most `max_throughput` messages (or units of work).
+  virtual resume_result resume(execution_unit* ctx, size_t max_throughput) = 0;
+
+  virtual void ref_resumable() const noexcept = 0;
+  virtual void deref_resumable() const noexcept = 0;
+};
+
+/// A thread that runs resumables: a scheduler worker, or a thread of its own.
+class execution_unit {
+public:
+  virtual ~execution_unit() = default;
+
+  /// Schedules `job` from inside this unit, typically onto its own queue.
+  /// The caller has added a reference for the job.
+  virtual void exec_later(resumable* job) = 0;
+};
+
+} // namespace troupe

@@ -1,0 +1,254 @@
+#pragma once
+
+// The engine of event-based actors: a behavior stack, pending responses, a
+// stash of skipped messages, and `resume`, which a scheduler worker (or the
+// actor's own thread, if detached) calls to handle up to `max_throughput`
+// messages.
+
+#include "troupe/behavior.hpp"
+#include "troupe/local_actor.hpp"
+#include "troupe/resumable.hpp"
+
+#include <exception>
+#include <functional>
+#include <vector>
+
+namespace troupe {
+
+class scheduled_actor;
+
+/// Called for a message no handler matched. The result decides: `skip`
+/// keeps it for a later behavior, an error answers a request with it.
+using default_handler = std::function<detail::handler_result(scheduled_actor*, message&)>;
+
+/// The default: log the message and answer a request with
+/// errc::unexpected_message.
+detail::handler_result print_and_drop(scheduled_actor* self, message& msg);
+
+/// Discard the message silently (a request still gets unexpected_message).
+detail::handler_result drop(scheduled_actor* self, message& msg);
+
+using error_handler = std::function<void(error&)>;
+using down_handler = std::function<void(down_msg&)>;
+using exit_handler = std::function<void(exit_msg&)>;
+using exception_handler = std::function<error(std::exception_ptr&)>;
+
+namespace detail {
+
+template <class F>
+error_handler make_error_handler(F f) {
+  return [f = std::move(f)](error& err) mutable { f(err); };
+}
+
+} // namespace detail
+
+/// What `request` returns in an event-based actor: say what to do with the
+/// response. `then` handles responses in any order with other messages;
+/// `await` suspends the behavior until this response (or its error) arrives.
+template <class Self, class Response>
+class response_handle {
+public:
+  response_handle(Self* self, uint64_t number, uint64_t timer) noexcept
+    : self_(self), number_(number), timer_(timer) {}
+
+  template <class F>
+  void then(F f) {
+    detail::check_response_type<Response, F>();
+    self_->add_response_handler(number_, behavior{std::move(f)}, nullptr, timer_, false);
+  }
+
+  template <class F, class OnError>
+  void then(F f, OnError on_error) {
+    detail::check_response_type<Response, F>();
+    self_->add_response_handler(number_, behavior{std::move(f)},
+                                detail::make_error_handler(std::move(on_error)), timer_,
+                                false);
+  }
+
+  template <class F>
+  void await(F f) {
+    detail::check_response_type<Response, F>();
+    self_->add_response_handler(number_, behavior{std::move(f)}, nullptr, timer_, true);
+  }
+
+  template <class F, class OnError>
+  void await(F f, OnError on_error) {
+    detail::check_response_type<Response, F>();
+    self_->add_response_handler(number_, behavior{std::move(f)},
+                                detail::make_error_handler(std::move(on_error)), timer_,
+                                true);
+  }
+
+  uint64_t request_number() const noexcept {
+    return number_;
+  }
+
+private:
+  Self* self_;
+  uint64_t number_;
+  uint64_t timer_;
+};
+
+class scheduled_actor : public local_actor, public resumable {
+public:
+  explicit scheduled_actor(actor_config& cfg);
+
+  ~scheduled_actor() override;
+
+  // -- resumable ------------------------------------------------------------------
+
+  resume_result resume(execution_unit* ctx, size_t max_throughput) override;
+
+  void ref_resumable() const noexcept override {
+    ctrl()->strong_ref();
+  }
+
+  void deref_resumable() const noexcept override {
+    ctrl()->strong_deref();
+  }
+
+  void enqueue(mailbox_element_ptr elem, execution_unit* ctx) override;
+
+  // -- behavior -------------------------------------------------------------------
+
+  /// Replaces the current behavior.
+  void become(behavior bhvr);
+
+  /// Pushes `bhvr` on top of the current behavior.
+  void become(keep_behavior_t, behavior bhvr);
+
+  template <detail::message_handler F, detail::message_handler... Fs>
+  void become(F f, Fs... fs) {
+    become(behavior{std::move(f), std::move(fs)...});
+  }
+
+  template <detail::message_handler F, detail::message_handler... Fs>
+  void become(keep_behavior_t, F f, Fs... fs) {
+    become(keep_behavior, behavior{std::move(f), std::move(fs)...});
+  }
+
+  /// Returns to the behavior below the current one.
+  void unbecome();
+
+  bool has_behavior() const noexcept {
+    return !bhvr_stack_.empty();
+  }
+
+  // -- handlers -------------------------------------------------------------------
+
+  void set_default_handler(default_handler fn) {
+    default_handler_ = std::move(fn);
+  }
+
+  /// Keep unmatched messages until the behavior changes.
+  void set_default_handler(skip_t);
+
+  /// Errors of requests without their own error handler.
+  template <class F>
+  void set_error_handler(F fn) {
+    error_handler_ = detail::make_error_handler(std::move(fn));
+  }
+
+  template <class F>
+  void set_down_handler(F fn) {
+    down_handler_ = [fn = std::move(fn)](down_msg& x) mutable { fn(x); };
+  }
+
+  /// Handles exit_msg from linked actors; implies trap_exit(true).
+  template <class F>
+  void set_exit_handler(F fn) {
+    exit_handler_ = [fn = std::move(fn)](exit_msg& x) mutable { fn(x); };
+    trap_exit(true);
+  }
+
+  template <class F>
+  void set_exception_handler(F fn) {
+    exception_handler_ = std::move(fn);
+  }
+
+  // -- requests -------------------------------------------------------------------
+
+  /// Sends a request; say what to do with the response with `.then` or
+  /// `.await` on the result. `timeout` may be `infinite`.
+  template <message_priority P = message_priority::normal,
+            detail::actor_handle Handle, class... Ts>
+  auto request(const Handle& dest, timespan timeout, Ts&&... xs) {
+    static_assert(sizeof...(Ts) > 0, "troupe: cannot send an empty request");
+    static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
+                  "troupe: the typed receiver has no handler for these arguments");
+    using response_type = detail::handle_response_t<Handle, detail::message_element_t<Ts>...>;
+    auto number = next_request_number();
+    auto timer = send_request(dest.ctrl(), number, P, timeout,
+                              make_message(std::forward<Ts>(xs)...));
+    return response_handle<scheduled_actor, response_type>{this, number, timer};
+  }
+
+  /// Used by response_handle.
+  void add_response_handler(uint64_t number, behavior on_value, error_handler on_error,
+                            uint64_t timer, bool awaited);
+
+  /// Number of requests still waiting for a response.
+  size_t pending_requests() const noexcept {
+    return pending_.size();
+  }
+
+  // -- for the actor system ---------------------------------------------------------
+
+  /// Runs this actor on a thread of its own instead of a scheduler.
+  void set_detached(bool value) noexcept {
+    detached_ = value;
+  }
+
+  /// For detached actors: wakes the actor's thread.
+  std::function<void()> wake_detached;
+
+protected:
+  /// The behavior an actor starts with (event_based_actor forwards to
+  /// make_behavior); an empty one with no pending request terminates it.
+  virtual behavior initial_behavior();
+
+  void on_cleanup(const error& reason, execution_unit* ctx) override;
+
+private:
+  enum class consume_result { consumed, skipped };
+
+  struct pending_response {
+    uint64_t number;
+    behavior on_value;
+    error_handler on_error;
+    uint64_t timer;
+    bool awaited;
+  };
+
+  uint64_t send_request(actor_control_block* dest, uint64_t number, message_priority p,
+                        timespan timeout, message msg);
+
+  void initialize();
+  consume_result consume(mailbox_element_ptr& elem);
+  consume_result handle_response(mailbox_element_ptr& elem);
+  consume_result handle_exit(exit_msg& msg, mailbox_element_ptr& elem);
+  consume_result invoke_behavior(mailbox_element_ptr& elem);
+  void handle_timeout(uint64_t number);
+  void call_error_handler(error_handler& handler, error& err);
+  void on_exception(std::exception_ptr eptr, mailbox_element* elem);
+  void finish_if_idle();
+  void replay_stash();
+  pending_response* find_pending(uint64_t number) noexcept;
+
+  std::vector<behavior> bhvr_stack_;
+  // Behaviors replaced while one of their handlers runs; freed afterwards.
+  std::vector<behavior> graveyard_;
+  std::vector<pending_response> pending_;
+  std::vector<uint64_t> awaited_;
+  mailbox_type::list_type stash_;
+  default_handler default_handler_;
+  error_handler error_handler_;
+  down_handler down_handler_;
+  exit_handler exit_handler_;
+  exception_handler exception_handler_;
+  bool initialized_ = false;
+  bool behavior_changed_ = false;
+  bool detached_ = false;
+};
+
+} // namespace troupe

@@ -1,0 +1,53 @@
+#pragma once
+
+// The scheduler interface. Policies (work_sharing, work_stealing) implement
+// it; the actor system owns one instance.
+
+#include "troupe/resumable.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace troupe {
+
+struct scheduler_config;
+
+/// Counters of one worker. Workers write their own counters without locks;
+/// readers see a recent value.
+struct worker_stats {
+  uint64_t jobs_run = 0;
+  uint64_t steal_attempts = 0;
+  uint64_t steals = 0;
+  uint64_t parks = 0;
+  uint64_t wakeups = 0;
+};
+
+class scheduler {
+public:
+  virtual ~scheduler() = default;
+
+  /// Starts the worker threads.
+  virtual void start() = 0;
+
+  /// Runs every job still queued, then joins the workers. Jobs scheduled
+  /// after stop() returned are dropped: their reference is released.
+  virtual void stop() = 0;
+
+  /// Schedules `job` from any thread. The caller has added a reference.
+  virtual void schedule(resumable* job) = 0;
+
+  virtual size_t num_workers() const noexcept = 0;
+
+  /// The policy name as in the configuration: "work-sharing", "work-stealing".
+  virtual const char* name() const noexcept = 0;
+
+  virtual std::vector<worker_stats> stats() const = 0;
+
+  /// Creates the policy named in `cfg`.
+  static std::unique_ptr<scheduler> make(const scheduler_config& cfg);
+};
+
+} // namespace troupe

@@ -1,0 +1,59 @@
+#pragma once
+
+// The work-stealing scheduler, policy "work-stealing" (the default).
+//
+// Each worker owns a Chase-Lev deque: jobs scheduled from a worker (schedule()
+// on a worker thread, execution_unit::exec_later) go to the bottom of its own
+// deque and run LIFO, while idle workers steal from the top. Jobs scheduled
+// from other threads, and jobs that return `resume_later`, go to a shared
+// injection queue (FIFO), which every worker also checks every 61 jobs, so
+// a re-queued job waits behind the others instead of running again at once.
+//
+// Idle workers look for work for `spin_attempts` rounds, then park with no
+// timeout. One atomic word counts searching and parked workers: an enqueue
+// that finds no searching worker but a parked one wakes exactly one, and a
+// worker that stops searching because it found work wakes another if more
+// work is visible, so bursts fan out without a thundering herd and an idle
+// scheduler costs no CPU. See src/scheduler/work_stealing.cpp for the
+// protocol and why no wake-up is lost.
+
+#include "troupe/scheduler/scheduler.hpp"
+#include "troupe/scheduler/scheduler_config.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace troupe {
+
+class work_stealing final : public scheduler {
+public:
+  explicit work_stealing(const scheduler_config& cfg);
+
+  /// Stops the scheduler if it still runs.
+  ~work_stealing() override;
+
+  work_stealing(const work_stealing&) = delete;
+  work_stealing& operator=(const work_stealing&) = delete;
+
+  void start() override;
+
+  /// Must not be called from one of this scheduler's workers.
+  void stop() override;
+
+  void schedule(resumable* job) override;
+
+  size_t num_workers() const noexcept override;
+
+  const char* name() const noexcept override {
+    return "work-stealing";
+  }
+
+  std::vector<worker_stats> stats() const override;
+
+private:
+  struct state;
+  std::unique_ptr<state> state_;
+};
+
+} // namespace troupe

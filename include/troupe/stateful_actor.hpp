@@ -1,0 +1,49 @@
+#pragma once
+
+// An event-based actor with a `state` member that lives until the actor
+// terminates (not until the last handle is gone), so handles stored in the
+// state can't keep a cycle of actors alive.
+//
+//   struct counter_state { int value = 0; };
+//   behavior counter(stateful_actor<counter_state>* self) {
+//     return {[self](int x) { return self->state.value += x; }};
+//   }
+
+#include "troupe/event_based_actor.hpp"
+
+#include <new>
+#include <utility>
+
+namespace troupe {
+
+template <class State, class Base = event_based_actor>
+class stateful_actor : public Base {
+public:
+  template <class... Ts>
+  explicit stateful_actor(actor_config& cfg, Ts&&... xs) : Base(cfg) {
+    new (&state) State(std::forward<Ts>(xs)...);
+  }
+
+  ~stateful_actor() override {
+    if (!state_destroyed_)
+      state.~State();
+  }
+
+  union {
+    State state;
+  };
+
+protected:
+  void on_cleanup(const error& reason, execution_unit* ctx) override {
+    Base::on_cleanup(reason, ctx);
+    if (!state_destroyed_) {
+      state_destroyed_ = true;
+      state.~State();
+    }
+  }
+
+private:
+  bool state_destroyed_ = false;
+};
+
+} // namespace troupe

@@ -1,0 +1,47 @@
+#pragma once
+
+// Messages the runtime sends on its own: exit_msg to linked actors and
+// down_msg to monitors.
+
+#include "troupe/actor.hpp"
+#include "troupe/error.hpp"
+
+#include <string>
+
+namespace troupe {
+
+/// Sent to every actor linked to `source` when `source` terminates.
+struct exit_msg {
+  actor_addr source;
+  error reason;
+};
+
+/// Sent to every actor monitoring `source` when `source` terminates.
+struct down_msg {
+  actor_addr source;
+  error reason;
+};
+
+std::string to_string(const exit_msg& x);
+std::string to_string(const down_msg& x);
+
+namespace detail {
+
+/// Delivered by the timer service when a pending request times out.
+struct request_timeout_msg {
+  uint64_t request_number;
+};
+
+std::string to_string(const request_timeout_msg& x);
+
+} // namespace detail
+
+} // namespace troupe
+
+TROUPE_BEGIN_TYPE_ID_BLOCK(core_actors, 110)
+  TROUPE_ADD_TYPE_ID(core_actors, (troupe::actor))
+  TROUPE_ADD_TYPE_ID(core_actors, (troupe::actor_addr))
+  TROUPE_ADD_TYPE_ID(core_actors, (troupe::exit_msg))
+  TROUPE_ADD_TYPE_ID(core_actors, (troupe::down_msg))
+  TROUPE_ADD_TYPE_ID(core_actors, (troupe::detail::request_timeout_msg))
+TROUPE_END_TYPE_ID_BLOCK(core_actors)

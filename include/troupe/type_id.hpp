@@ -1,0 +1,196 @@
+#pragma once
+
+// 16-bit type IDs, assigned in blocks at compile time.
+//
+//   TROUPE_BEGIN_TYPE_ID_BLOCK(my_app, troupe::first_custom_type_id)
+//     TROUPE_ADD_TYPE_ID(my_app, (my_app::point))
+//     TROUPE_ADD_ATOM(my_app, add_atom)
+//   TROUPE_END_TYPE_ID_BLOCK(my_app)
+//
+// IDs below `first_custom_type_id` belong to Troupe. A block numbers its
+// types consecutively from its first ID; two blocks must not overlap (an
+// overlap is reported at start-up, naming both types). Every type added must
+// be complete and copy-constructible at the point of TROUPE_ADD_TYPE_ID.
+
+#include "troupe/detail/meta_object.hpp"
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace troupe {
+
+inline constexpr type_id_t invalid_type_id = 0xFFFF;
+
+/// The first ID free for user types.
+inline constexpr type_id_t first_custom_type_id = 200;
+
+/// Specialised by TROUPE_ADD_TYPE_ID; the primary template marks a type that
+/// has no ID.
+template <class T>
+struct type_id {
+  static constexpr bool registered = false;
+};
+
+template <class T>
+struct type_name;
+
+template <class T>
+inline constexpr bool has_type_id_v = type_id<T>::registered;
+
+namespace detail {
+
+template <class T>
+struct checked_type_id {
+  static_assert(has_type_id_v<T>,
+                "troupe: this type has no type ID; add it to a type ID block "
+                "with TROUPE_ADD_TYPE_ID (see troupe/type_id.hpp)");
+  static constexpr type_id_t value = [] {
+    if constexpr (has_type_id_v<T>)
+      return type_id<T>::value;
+    else
+      return invalid_type_id;
+  }();
+};
+
+template <class T>
+bool register_type() noexcept {
+  static constexpr meta_object obj = meta_object_for<T>::make(type_name<T>::value);
+  return register_meta_object(type_id<T>::value, &obj);
+}
+
+template <class T>
+inline const bool type_registered = false;
+
+} // namespace detail
+
+template <class T>
+inline constexpr type_id_t type_id_v = detail::checked_type_id<std::decay_t<T>>::value;
+
+template <class T>
+inline constexpr std::string_view type_name_v = type_name<T>::value;
+
+/// Name of the type behind `id`, or "<unknown>".
+std::string_view query_type_name(type_id_t id) noexcept;
+
+// -- atoms ---------------------------------------------------------------------
+
+/// Atoms are empty tag types; TROUPE_ADD_ATOM defines `name` and `name_v`.
+template <class Atom>
+struct atom_base {
+  friend constexpr bool operator==(Atom, Atom) noexcept {
+    return true;
+  }
+};
+
+} // namespace troupe
+
+// -- macros ----------------------------------------------------------------------
+
+#define TROUPE_PP_UNPAREN_IMPL(...) __VA_ARGS__
+#define TROUPE_PP_UNPAREN(x) TROUPE_PP_UNPAREN_IMPL x
+#define TROUPE_PP_STR_IMPL(...) #__VA_ARGS__
+#define TROUPE_PP_STR(...) TROUPE_PP_STR_IMPL(__VA_ARGS__)
+#define TROUPE_PP_CAT_IMPL(a, b) a##b
+#define TROUPE_PP_CAT(a, b) TROUPE_PP_CAT_IMPL(a, b)
+
+#define TROUPE_BEGIN_TYPE_ID_BLOCK(name, first_id)                             \
+  namespace troupe::id_block {                                                 \
+  inline constexpr ::troupe::type_id_t name##_first_type_id = first_id;        \
+  inline constexpr int name##_counter_base = __COUNTER__;                      \
+  }
+
+/// `type` is written in parentheses: TROUPE_ADD_TYPE_ID(app, (ns::point)).
+#define TROUPE_ADD_TYPE_ID(block, type)                                        \
+  TROUPE_ADD_TYPE_ID_WITH_NAME(block, type, TROUPE_PP_STR(TROUPE_PP_UNPAREN(type)))
+
+#define TROUPE_ADD_TYPE_ID_WITH_NAME(block, type, name_str)                    \
+  template <>                                                                  \
+  struct troupe::type_id<TROUPE_PP_UNPAREN(type)> {                            \
+    static constexpr bool registered = true;                                   \
+    static constexpr ::troupe::type_id_t value                                 \
+      = ::troupe::id_block::block##_first_type_id                              \
+        + (__COUNTER__ - ::troupe::id_block::block##_counter_base - 1);        \
+  };                                                                           \
+  template <>                                                                  \
+  struct troupe::type_name<TROUPE_PP_UNPAREN(type)> {                          \
+    static constexpr std::string_view value = name_str;                        \
+  };                                                                           \
+  static_assert(std::is_copy_constructible_v<TROUPE_PP_UNPAREN(type)>,         \
+                "troupe: message types must be copy-constructible");           \
+  template <>                                                                  \
+  inline const bool                                                            \
+    troupe::detail::type_registered<TROUPE_PP_UNPAREN(type)>                   \
+    = ::troupe::detail::register_type<TROUPE_PP_UNPAREN(type)>();
+
+/// Defines the tag type `ns_name` ... as `struct atom_name` in the enclosing
+/// namespace `troupe_atoms`-free: the atom lands in the global namespace.
+#define TROUPE_ADD_ATOM(block, atom_name)                                      \
+  struct atom_name : ::troupe::atom_base<atom_name> {};                        \
+  inline constexpr atom_name atom_name##_v = atom_name{};                      \
+  [[maybe_unused]] inline std::string to_string(atom_name) {                   \
+    return #atom_name;                                                         \
+  }                                                                            \
+  TROUPE_ADD_TYPE_ID(block, (atom_name))
+
+#define TROUPE_END_TYPE_ID_BLOCK(name)                                         \
+  namespace troupe::id_block {                                                 \
+  inline constexpr ::troupe::type_id_t name##_last_type_id                     \
+    = name##_first_type_id + (__COUNTER__ - name##_counter_base - 1);          \
+  struct name {                                                                \
+    static constexpr ::troupe::type_id_t begin = name##_first_type_id;         \
+    static constexpr ::troupe::type_id_t end = name##_last_type_id;            \
+  };                                                                           \
+  }
+
+// -- built-in types ---------------------------------------------------------------
+
+namespace troupe {
+/// An empty value: the result of a handler that returns nothing.
+struct unit_t {
+  friend constexpr bool operator==(unit_t, unit_t) noexcept {
+    return true;
+  }
+};
+inline constexpr unit_t unit{};
+inline std::string to_string(unit_t) {
+  return "unit";
+}
+using timespan = std::chrono::nanoseconds;
+} // namespace troupe
+
+TROUPE_BEGIN_TYPE_ID_BLOCK(builtin, 0)
+  TROUPE_ADD_TYPE_ID(builtin, (bool))
+  TROUPE_ADD_TYPE_ID(builtin, (char))
+  TROUPE_ADD_TYPE_ID(builtin, (int8_t))
+  TROUPE_ADD_TYPE_ID(builtin, (int16_t))
+  TROUPE_ADD_TYPE_ID(builtin, (int32_t))
+  TROUPE_ADD_TYPE_ID(builtin, (int64_t))
+  TROUPE_ADD_TYPE_ID(builtin, (long long))
+  TROUPE_ADD_TYPE_ID(builtin, (uint8_t))
+  TROUPE_ADD_TYPE_ID(builtin, (uint16_t))
+  TROUPE_ADD_TYPE_ID(builtin, (uint32_t))
+  TROUPE_ADD_TYPE_ID(builtin, (uint64_t))
+  TROUPE_ADD_TYPE_ID(builtin, (unsigned long long))
+  TROUPE_ADD_TYPE_ID(builtin, (float))
+  TROUPE_ADD_TYPE_ID(builtin, (double))
+  TROUPE_ADD_TYPE_ID(builtin, (long double))
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::string), "std::string")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::u16string), "std::u16string")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::u32string), "std::u32string")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<std::byte>), "std::vector<std::byte>")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<bool>), "std::vector<bool>")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<int32_t>), "std::vector<int32_t>")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<int64_t>), "std::vector<int64_t>")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<uint64_t>), "std::vector<uint64_t>")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<double>), "std::vector<double>")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<std::string>), "std::vector<std::string>")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (troupe::timespan), "troupe::timespan")
+  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::chrono::system_clock::time_point), "troupe::timestamp")
+  TROUPE_ADD_TYPE_ID(builtin, (troupe::unit_t))
+TROUPE_END_TYPE_ID_BLOCK(builtin)

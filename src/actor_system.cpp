@@ -1,0 +1,175 @@
+#include "troupe/actor_system.hpp"
+
+#include "troupe/logger.hpp"
+
+#include <algorithm>
+#include <semaphore>
+#include <thread>
+
+namespace troupe {
+
+namespace detail {
+
+void free_actor_block(actor_control_block* ctrl) noexcept {
+  ctrl->~actor_control_block();
+  ::operator delete(static_cast<void*>(ctrl), std::align_val_t{actor_block_offset});
+}
+
+void destroy_actor(abstract_actor* ptr) noexcept {
+  ptr->~abstract_actor();
+}
+
+} // namespace detail
+
+namespace {
+
+/// The execution unit of a detached actor's thread: what it schedules goes
+/// to the shared scheduler.
+class detached_unit final : public execution_unit {
+public:
+  explicit detached_unit(scheduler& sched) noexcept : sched_(sched) {}
+
+  void exec_later(resumable* job) override {
+    sched_.schedule(job);
+  }
+
+private:
+  scheduler& sched_;
+};
+
+error reason_of(std::exception_ptr eptr) {
+  try {
+    std::rethrow_exception(eptr);
+  } catch (const actor_exited& e) {
+    return e.reason();
+  } catch (const std::exception& e) {
+    return error{exit_reason::unhandled_exception, e.what()};
+  } catch (...) {
+    return error{exit_reason::unhandled_exception, "an exception of unknown type"};
+  }
+}
+
+} // namespace
+
+struct actor_system::thread_registry {
+  std::mutex mtx;
+  std::vector<std::thread> threads;
+  std::vector<std::thread::id> finished;
+
+  /// Joins threads that said they are done. Called with mtx held.
+  void reap() {
+    for (auto id : finished) {
+      auto i = std::find_if(threads.begin(), threads.end(),
+                            [id](const std::thread& t) { return t.get_id() == id; });
+      if (i != threads.end()) {
+        i->join();
+        threads.erase(i);
+      }
+    }
+    finished.clear();
+  }
+};
+
+actor_system::actor_system(const actor_system_config& cfg)
+  : cfg_(cfg),
+    max_throughput_(std::max<size_t>(cfg.scheduler.max_throughput, 1)),
+    scheduler_(scheduler::make(cfg.scheduler)),
+    threads_(std::make_unique<thread_registry>()) {
+  logger::set_level(cfg.logger_verbosity);
+  timers_.start();
+  scheduler_->start();
+}
+
+actor_system::~actor_system() {
+  await_all_actors_done();
+  // Timers first: their actions enqueue into actors and schedule them.
+  timers_.stop();
+  scheduler_->stop();
+  std::vector<std::thread> threads;
+  {
+    std::lock_guard guard{threads_->mtx};
+    threads.swap(threads_->threads);
+    threads_->finished.clear();
+  }
+  for (auto& t : threads)
+    t.join();
+}
+
+void actor_system::await_all_actors_done() {
+  std::unique_lock guard{running_mtx_};
+  running_cv_.wait(guard, [this] { return running_.load(std::memory_order_acquire) == 0; });
+}
+
+void actor_system::register_actor() noexcept {
+  running_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void actor_system::unregister_actor() noexcept {
+  if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::lock_guard guard{running_mtx_};
+    running_cv_.notify_all();
+  }
+}
+
+void actor_system::add_dead_letter(const mailbox_element& elem) noexcept {
+  dead_letters_.fetch_add(1, std::memory_order_relaxed);
+  TROUPE_LOG_DEBUG("actor_system", "dead letter: {}", to_string(elem.payload));
+}
+
+void actor_system::start_thread(std::function<void()> job) {
+  std::lock_guard guard{threads_->mtx};
+  threads_->reap();
+  threads_->threads.emplace_back([this, job = std::move(job)] {
+    job();
+    std::lock_guard guard{threads_->mtx};
+    threads_->finished.push_back(std::this_thread::get_id());
+  });
+}
+
+void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
+  if (!has_option(os, hidden)) {
+    self->registered_ = true;
+    register_actor();
+  }
+  if (!has_option(os, detached)) {
+    self->ref_resumable();
+    scheduler_->schedule(self);
+    return;
+  }
+  self->set_detached(true);
+  auto wakeup = std::make_shared<std::counting_semaphore<>>(0);
+  // Read by senders only after they unblocked the actor, which happens
+  // after this assignment (the mailbox's CAS orders the two).
+  self->wake_detached = [wakeup] { wakeup->release(); };
+  start_thread([this, ptr = strong_actor_ptr{self->ctrl()}, self, wakeup] {
+    detached_unit unit{*scheduler_};
+    for (;;) {
+      auto res = self->resume(&unit, max_throughput_);
+      if (res == resumable::resume_result::done)
+        break;
+      if (res == resumable::resume_result::awaiting_message)
+        wakeup->acquire();
+    }
+  });
+}
+
+void actor_system::launch_blocking(const strong_actor_ptr& ptr, spawn_options os,
+                                   std::function<void()> body) {
+  auto* self = static_cast<blocking_actor*>(ptr->get());
+  if (!has_option(os, hidden)) {
+    self->registered_ = true;
+    register_actor();
+  }
+  start_thread([ptr, self, body = std::move(body)] {
+    error reason;
+    try {
+      body();
+      reason = self->quit_requested_ ? self->quit_reason_ : error{exit_reason::normal};
+    } catch (...) {
+      reason = reason_of(std::current_exception());
+    }
+    self->finish(std::move(reason));
+  });
+}
+
+} // namespace troupe

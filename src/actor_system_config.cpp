@@ -1,0 +1,683 @@
+#include "troupe/actor_system_config.hpp"
+
+#include <CLI/CLI.hpp>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+namespace troupe {
+
+// -- value parsers -------------------------------------------------------------
+
+namespace detail {
+
+std::string parse_config_bool(std::string_view str, bool& out) {
+  if (str == "true")
+    out = true;
+  else if (str == "false")
+    out = false;
+  else
+    return "true or false";
+  return {};
+}
+
+std::string parse_config_int(std::string_view str, long long min, long long max,
+                             long long& out) {
+  auto range = [&] {
+    return "an integer between " + std::to_string(min) + " and " + std::to_string(max);
+  };
+  long long tmp = 0;
+  auto [ptr, ec] = std::from_chars(str.data(), str.data() + str.size(), tmp);
+  if (ec == std::errc::result_out_of_range && ptr == str.data() + str.size())
+    return range();
+  if (ec != std::errc{} || ptr != str.data() + str.size() || str.empty())
+    return "an integer";
+  if (tmp < min || tmp > max)
+    return range();
+  out = tmp;
+  return {};
+}
+
+std::string parse_config_uint(std::string_view str, unsigned long long max,
+                              unsigned long long& out) {
+  auto range = [&] {
+    return "an unsigned integer no greater than " + std::to_string(max);
+  };
+  unsigned long long tmp = 0;
+  auto [ptr, ec] = std::from_chars(str.data(), str.data() + str.size(), tmp);
+  if (ec == std::errc::result_out_of_range && ptr == str.data() + str.size())
+    return range();
+  if (ec != std::errc{} || ptr != str.data() + str.size() || str.empty())
+    return "an unsigned integer";
+  if (tmp > max)
+    return range();
+  out = tmp;
+  return {};
+}
+
+namespace {
+
+template <class T>
+std::string parse_float(std::string_view str, T& out) {
+  T tmp = 0;
+  auto [ptr, ec] = std::from_chars(str.data(), str.data() + str.size(), tmp);
+  if (ec != std::errc{} || ptr != str.data() + str.size() || str.empty())
+    return "a number";
+  out = tmp;
+  return {};
+}
+
+} // namespace
+
+std::string parse_config_float(std::string_view str, float& out) {
+  return parse_float(str, out);
+}
+
+std::string parse_config_float(std::string_view str, double& out) {
+  return parse_float(str, out);
+}
+
+std::string parse_config_float(std::string_view str, long double& out) {
+  return parse_float(str, out);
+}
+
+std::string parse_config_duration(std::string_view str, std::chrono::nanoseconds& out) {
+  static constexpr const char* expected
+    = "a duration such as 10ms (units: ns, us, ms, s, min, h)";
+  struct unit {
+    std::string_view suffix;
+    int64_t ns;
+  };
+  static constexpr unit units[] = {
+    {"ns", 1},
+    {"us", 1'000},
+    {"ms", 1'000'000},
+    {"min", 60'000'000'000},
+    {"s", 1'000'000'000},
+    {"h", 3'600'000'000'000},
+  };
+  // Digits, an optional fraction, then the unit; the result must be a whole
+  // number of nanoseconds that fits in 64 bits.
+  std::string_view rest = str;
+  bool negative = !rest.empty() && rest.front() == '-';
+  if (negative)
+    rest.remove_prefix(1);
+  auto digits = [&rest] {
+    auto n = std::min(rest.find_first_not_of("0123456789"), rest.size());
+    auto result = rest.substr(0, n);
+    rest.remove_prefix(n);
+    return result;
+  };
+  auto whole = digits();
+  std::string_view fraction;
+  if (!rest.empty() && rest.front() == '.') {
+    rest.remove_prefix(1);
+    fraction = digits();
+    if (fraction.empty())
+      return expected;
+  }
+  if (whole.empty())
+    return expected;
+  auto u = std::find_if(std::begin(units), std::end(units),
+                        [&rest](const unit& x) { return x.suffix == rest; });
+  if (u == std::end(units))
+    return expected;
+  int64_t count = 0;
+  auto [ptr, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), count);
+  int64_t result = 0;
+  if (ec != std::errc{} || __builtin_mul_overflow(count, u->ns, &result))
+    return "a duration shorter than 292 years";
+  // The fraction in nanoseconds: fraction * unit / 10^digits, exactly.
+  int64_t frac_ns = 0;
+  int64_t scale = 1;
+  for (char c : fraction) {
+    if (__builtin_mul_overflow(scale, 10, &scale)
+        || __builtin_mul_overflow(frac_ns, 10, &frac_ns))
+      return "a duration with at most 18 decimals";
+    frac_ns += c - '0';
+  }
+  if (!fraction.empty()) {
+    __int128 scaled = static_cast<__int128>(frac_ns) * u->ns;
+    if (scaled % scale != 0)
+      return "a duration that is a whole number of nanoseconds";
+    if (__builtin_add_overflow(result, static_cast<int64_t>(scaled / scale), &result))
+      return "a duration shorter than 292 years";
+  }
+  out = std::chrono::nanoseconds{negative ? -result : result};
+  return {};
+}
+
+} // namespace detail
+
+// -- internals -----------------------------------------------------------------
+
+namespace {
+
+using detail::config_kind;
+using detail::config_option;
+
+constexpr std::string_view scheduler_policies[] = {"work-stealing", "work-sharing"};
+
+constexpr std::string_view log_level_names[] = {"quiet", "error", "warning",
+                                                "info",  "debug", "trace"};
+
+std::string join(std::span<const std::string_view> xs, std::string_view sep) {
+  std::string result;
+  for (auto x : xs) {
+    if (!result.empty())
+      result += sep;
+    result += x;
+  }
+  return result;
+}
+
+// Letters, digits, '-' and '_' between dots; at least two parts, each starting
+// with a letter or digit.
+bool is_dotted_name(std::string_view key) {
+  size_t parts = 0;
+  while (true) {
+    auto part = key.substr(0, key.find('.'));
+    if (part.empty() || !std::isalnum(static_cast<unsigned char>(part.front())))
+      return false;
+    for (char c : part)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
+        return false;
+    ++parts;
+    if (part.size() == key.size())
+      return parts >= 2;
+    key.remove_prefix(part.size() + 1);
+  }
+}
+
+// Optimal string alignment distance: Levenshtein plus swaps of neighbours,
+// the most common typo in a key.
+size_t edit_distance(std::string_view x, std::string_view y) {
+  std::vector<std::vector<size_t>> d(x.size() + 1, std::vector<size_t>(y.size() + 1));
+  for (size_t i = 0; i <= x.size(); ++i)
+    d[i][0] = i;
+  for (size_t j = 0; j <= y.size(); ++j)
+    d[0][j] = j;
+  for (size_t i = 1; i <= x.size(); ++i) {
+    for (size_t j = 1; j <= y.size(); ++j) {
+      size_t cost = x[i - 1] == y[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[x.size()][y.size()];
+}
+
+// "; did you mean 'x'?" for the nearest candidate at distance 2 or less.
+std::string suggestion(std::string_view key, const std::vector<std::string_view>& candidates,
+                       std::string_view prefix) {
+  std::string_view best;
+  size_t best_distance = 3;
+  for (auto candidate : candidates) {
+    auto dist = edit_distance(key, candidate);
+    if (dist < best_distance) {
+      best = candidate;
+      best_distance = dist;
+    }
+  }
+  if (best.empty())
+    return {};
+  std::string result = "; did you mean '";
+  result += prefix;
+  result += best;
+  result += "'?";
+  return result;
+}
+
+error malformed(std::string_view where, std::string_view key, std::string_view what,
+                std::string_view got) {
+  std::string msg{where};
+  msg += key;
+  msg += ": expected ";
+  msg += what;
+  msg += ", got ";
+  msg += got;
+  return make_error(errc::malformed_value, std::move(msg));
+}
+
+std::string single_quoted(std::string_view str) {
+  std::string result = "'";
+  result += str;
+  result += '\'';
+  return result;
+}
+
+// Splits a command-line list; an empty string is an empty list.
+void split_list(std::string_view str, std::vector<std::string>& out) {
+  if (str.empty())
+    return;
+  while (true) {
+    auto pos = str.find(',');
+    out.emplace_back(str.substr(0, pos));
+    if (pos == std::string_view::npos)
+      return;
+    str.remove_prefix(pos + 1);
+  }
+}
+
+// A value waiting to be stored once every value has been checked.
+struct pending_value {
+  const config_option* opt;
+  std::vector<std::string> values;
+};
+
+std::string location(const std::string& path, const toml::source_position& pos) {
+  return path + ':' + std::to_string(pos.line) + ':' + std::to_string(pos.column) + ": ";
+}
+
+std::string toml_type_name(toml::node_type type) {
+  switch (type) {
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a floating-point number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    case toml::node_type::none:
+      break;
+  }
+  return "nothing";
+}
+
+// The TOML value as it reads in the file, after its type: a string "four".
+std::string describe_toml(const toml::node& node) {
+  std::ostringstream out;
+  out << toml_type_name(node.type());
+  if (!node.is_table() && !node.is_array()) {
+    out << ' ';
+    node.visit([&out](const auto& x) { out << x; });
+  }
+  return out.str();
+}
+
+std::string number_text(double x) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), x);
+  return std::string(buf, res.ptr);
+}
+
+// Turns a TOML value into the strings a command line would give for `opt`,
+// or returns false if its TOML type does not fit.
+bool toml_to_values(const config_option& opt, const toml::node& node,
+                    std::vector<std::string>& out) {
+  switch (opt.kind) {
+    case config_kind::boolean:
+      if (auto x = node.as_boolean()) {
+        out.emplace_back(x->get() ? "true" : "false");
+        return true;
+      }
+      return false;
+    case config_kind::integer:
+      if (auto x = node.as_integer()) {
+        out.emplace_back(std::to_string(x->get()));
+        return true;
+      }
+      return false;
+    case config_kind::number:
+      if (auto x = node.as_integer()) {
+        out.emplace_back(std::to_string(x->get()));
+        return true;
+      }
+      if (auto x = node.as_floating_point()) {
+        out.emplace_back(number_text(x->get()));
+        return true;
+      }
+      return false;
+    case config_kind::string:
+    case config_kind::duration:
+      if (auto x = node.as_string()) {
+        out.emplace_back(x->get());
+        return true;
+      }
+      return false;
+    case config_kind::string_list:
+      if (auto arr = node.as_array()) {
+        for (const auto& elem : *arr) {
+          auto str = elem.as_string();
+          if (!str)
+            return false;
+          out.emplace_back(str->get());
+        }
+        return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+// What `opt` takes, in the words of its own parser where it has some: the
+// empty string is malformed for every kind but strings and lists.
+std::string expected_toml(const config_option& opt) {
+  std::string empty[] = {std::string{}};
+  if (auto what = opt.assign(empty, false); !what.empty())
+    return what;
+  return opt.kind == config_kind::string_list ? "an array of strings" : "a string";
+}
+
+} // namespace
+
+// -- actor_system_config -------------------------------------------------------
+
+actor_system_config::actor_system_config() {
+  config_option policy;
+  policy.key = "troupe.scheduler.policy";
+  policy.description = "work-stealing: a deque per worker, idle workers steal; "
+                       "work-sharing: one queue for all workers";
+  policy.kind = config_kind::string;
+  policy.placeholder = '<' + join(scheduler_policies, "|") + '>';
+  policy.default_text = scheduler.policy;
+  policy.assign = [this](std::span<const std::string> values, bool store) -> std::string {
+    const auto& str = values.back();
+    if (std::find(std::begin(scheduler_policies), std::end(scheduler_policies), str)
+        == std::end(scheduler_policies))
+      return "one of " + join(scheduler_policies, ", ");
+    if (store)
+      scheduler.policy = str;
+    return {};
+  };
+  add_builtin(std::move(policy));
+
+  auto max_threads = detail::make_config_option(&scheduler.max_threads);
+  max_threads.key = "troupe.scheduler.max-threads";
+  max_threads.description = "worker threads; 0 means one per hardware thread";
+  add_builtin(std::move(max_threads));
+
+  auto max_throughput = detail::make_config_option(&scheduler.max_throughput);
+  max_throughput.key = "troupe.scheduler.max-throughput";
+  max_throughput.description = "messages an actor handles before it yields its worker";
+  max_throughput.assign = [this](std::span<const std::string> values,
+                                 bool store) -> std::string {
+    size_t n = 0;
+    if (!detail::parse_config_value(values.back(), n).empty() || n == 0)
+      return "a positive integer";
+    if (store)
+      scheduler.max_throughput = n;
+    return {};
+  };
+  add_builtin(std::move(max_throughput));
+
+  auto spin_attempts = detail::make_config_option(&scheduler.spin_attempts);
+  spin_attempts.key = "troupe.work-stealing.spin-attempts";
+  spin_attempts.description = "rounds an idle worker looks for work before it parks";
+  add_builtin(std::move(spin_attempts));
+
+  config_option verbosity;
+  verbosity.key = "troupe.logger.verbosity";
+  verbosity.description = "the least severe messages the logger prints";
+  verbosity.kind = config_kind::string;
+  verbosity.placeholder = '<' + join(log_level_names, "|") + '>';
+  verbosity.default_text = to_string(logger_verbosity);
+  verbosity.assign = [this](std::span<const std::string> values, bool store) -> std::string {
+    auto level = log_level::quiet;
+    if (!from_string(values.back(), level))
+      return "one of " + join(log_level_names, ", ");
+    if (store)
+      logger_verbosity = level;
+    return {};
+  };
+  add_builtin(std::move(verbosity));
+}
+
+actor_system_config::~actor_system_config() = default;
+
+void actor_system_config::add_option_impl(config_option opt, bool null_storage) {
+  auto fail = [&opt](std::string_view why) {
+    throw std::logic_error("troupe: add_option(\"" + opt.key + "\"): " + std::string{why});
+  };
+  if (null_storage)
+    fail("storage is null");
+  if (!is_dotted_name(opt.key))
+    fail("a key is a dotted name such as app.rate, made of letters, digits, '-' and '_'");
+  if (opt.key.starts_with("troupe."))
+    fail("keys starting with troupe. belong to Troupe");
+  if (find_option(opt.key) != nullptr)
+    fail("key declared twice");
+  options_.push_back(std::move(opt));
+}
+
+void actor_system_config::add_builtin(config_option opt) {
+  options_.push_back(std::move(opt));
+}
+
+const config_option* actor_system_config::find_option(std::string_view key) const noexcept {
+  auto i = std::find_if(options_.begin(), options_.end(),
+                        [key](const config_option& x) { return x.key == key; });
+  return i != options_.end() ? &*i : nullptr;
+}
+
+error actor_system_config::set(std::string_view key, std::string_view value) {
+  auto opt = find_option(key);
+  if (opt == nullptr) {
+    std::vector<std::string_view> keys;
+    for (const auto& x : options_)
+      keys.emplace_back(x.key);
+    return make_error(errc::unknown_key,
+                      "unknown key " + single_quoted(key) + suggestion(key, keys, ""));
+  }
+  std::vector<std::string> values;
+  if (opt->kind == config_kind::string_list)
+    split_list(value, values);
+  else
+    values.emplace_back(value);
+  if (auto what = opt->assign(values, true); !what.empty())
+    return malformed("", key, what, single_quoted(value));
+  return {};
+}
+
+error actor_system_config::parse(int argc, const char* const* argv) {
+  std::vector<std::string> args;
+  if (argc > 0 && argv != nullptr && argv[0] != nullptr) {
+    std::string_view name{argv[0]};
+    program_name_ = name.substr(std::min(name.rfind('/') + 1, name.size()));
+    for (int i = 1; i < argc; ++i)
+      args.emplace_back(argv[i]);
+  }
+  return parse_impl(std::move(args));
+}
+
+error actor_system_config::parse(std::vector<std::string> args) {
+  return parse_impl(std::move(args));
+}
+
+error actor_system_config::parse_impl(std::vector<std::string> args) {
+  helptext_requested_ = false;
+  // CLI11 would read "--key" after a bare "--" as positional too, but then
+  // its extras no longer tell which arguments followed the "--".
+  std::vector<std::string> after_separator;
+  if (auto i = std::find(args.begin(), args.end(), "--"); i != args.end()) {
+    after_separator.assign(std::make_move_iterator(i + 1), std::make_move_iterator(args.end()));
+    args.erase(i, args.end());
+  }
+  // Every option takes zero or one value, so "--key --other" never swallows
+  // "--other", and CLI11 keeps each occurrence for us to check.
+  CLI::App app;
+  app.allow_extras();
+  app.set_help_flag();
+  auto help = app.add_flag("-h,--help");
+  auto config_file = app.add_option("--config-file")
+                       ->expected(0, 1)
+                       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  std::vector<std::pair<const config_option*, CLI::Option*>> cli_options;
+  for (const auto& opt : options_) {
+    CLI::Option* cli_opt = nullptr;
+    if (opt.kind == config_kind::boolean)
+      cli_opt = app.add_flag("--" + opt.key + "{true}");
+    else
+      cli_opt = app.add_option("--" + opt.key)->expected(0, 1);
+    cli_opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cli_options.emplace_back(&opt, cli_opt);
+  }
+  try {
+    std::reverse(args.begin(), args.end()); // CLI11 takes them back to front
+    app.parse(args);
+  } catch (const CLI::ParseError& ex) {
+    return make_error(errc::parse_error, std::string{"command line: "} + ex.what());
+  }
+  if (help->count() > 0) {
+    helptext_requested_ = true;
+    return {};
+  }
+  // Unknown keys and positional arguments.
+  std::vector<std::string> remainder;
+  for (auto& arg : app.remaining()) {
+    if (!arg.starts_with("--")) {
+      remainder.push_back(std::move(arg));
+      continue;
+    }
+    auto key = std::string_view{arg}.substr(2);
+    key = key.substr(0, key.find('='));
+    std::vector<std::string_view> keys{"help", "config-file"};
+    for (const auto& opt : options_)
+      keys.emplace_back(opt.key);
+    return make_error(errc::unknown_key, "unknown key " + single_quoted(key)
+                                           + " on the command line"
+                                           + suggestion(key, keys, ""));
+  }
+  remainder.insert(remainder.end(), std::make_move_iterator(after_separator.begin()),
+                   std::make_move_iterator(after_separator.end()));
+  std::vector<pending_value> pending;
+  // The file first, so that the command line's values overwrite it.
+  if (config_file->count() > 0) {
+    auto path = config_file->results().back();
+    if (path.empty())
+      return malformed("", "config-file", "a path", "''");
+    std::ifstream in{path, std::ios::binary};
+    if (!in)
+      return make_error(errc::parse_error, "cannot open config file " + single_quoted(path) + ": "
+                                             + std::strerror(errno));
+    std::string content{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+    if (in.bad())
+      return make_error(errc::parse_error, "cannot read config file " + single_quoted(path));
+    toml::table root;
+    try {
+      root = toml::parse(content, path);
+    } catch (const toml::parse_error& ex) {
+      return make_error(errc::parse_error,
+                        location(path, ex.source().begin) + std::string{ex.description()});
+    }
+    // Walks the tables depth first; a key names an option or a table.
+    auto walk = [&](auto& self, const toml::table& tbl, const std::string& prefix) -> error {
+      for (const auto& [k, node] : tbl) {
+        auto key = prefix + std::string{k.str()};
+        if (auto opt = find_option(key)) {
+          std::vector<std::string> values;
+          if (!toml_to_values(*opt, node, values))
+            return malformed(location(path, node.source().begin), key, expected_toml(*opt),
+                             describe_toml(node));
+          if (auto what = opt->assign(values, false); !what.empty())
+            return malformed(location(path, node.source().begin), key, what,
+                             single_quoted(values.back()));
+          pending.push_back(pending_value{opt, std::move(values)});
+        } else if (auto sub = node.as_table()) {
+          if (auto err = self(self, *sub, key + '.'))
+            return err;
+        } else {
+          std::vector<std::string_view> keys;
+          for (const auto& opt : options_)
+            keys.emplace_back(opt.key);
+          return make_error(errc::unknown_key, location(path, k.source().begin)
+                                                 + "unknown key " + single_quoted(key) + " in "
+                                                 + path + suggestion(key, keys, ""));
+        }
+      }
+      return {};
+    };
+    if (auto err = walk(walk, root, ""))
+      return err;
+  }
+  for (auto [opt, cli_opt] : cli_options) {
+    if (cli_opt->count() == 0)
+      continue;
+    const auto& results = cli_opt->results();
+    std::vector<std::string> values;
+    if (opt->kind == config_kind::string_list) {
+      for (const auto& x : results)
+        split_list(x, values);
+    } else {
+      // The last occurrence wins, as in most command-line programs.
+      values.push_back(results.empty() ? std::string{} : results.back());
+      if (auto what = opt->assign(values, false); !what.empty())
+        return malformed("", opt->key, what, single_quoted(values.back()));
+    }
+    pending.push_back(pending_value{opt, std::move(values)});
+  }
+  // Everything is valid: store it.
+  for (const auto& x : pending)
+    x.opt->assign(x.values, true);
+  remainder_ = std::move(remainder);
+  return {};
+}
+
+std::string actor_system_config::helptext() const {
+  std::string out = "Usage: ";
+  out += program_name_.empty() ? std::string{"program"} : program_name_;
+  out += " [options] [--] [arguments]\n\nOptions:\n";
+  auto entry = [&out](std::string_view head, std::string_view default_text,
+                      std::string_view description) {
+    out += "  ";
+    out += head;
+    if (!default_text.empty()) {
+      out += "  (default: ";
+      out += default_text;
+      out += ')';
+    }
+    out += '\n';
+    // Descriptions wrap at 80 columns, indented under their option.
+    std::string_view rest = description;
+    while (!rest.empty()) {
+      auto n = rest.size() <= 74 ? rest.size() : rest.rfind(' ', 74);
+      if (n == std::string_view::npos || n == 0)
+        n = std::min(rest.find(' '), rest.size());
+      out += "      ";
+      out += rest.substr(0, n);
+      out += '\n';
+      rest.remove_prefix(std::min(n + 1, rest.size()));
+    }
+  };
+  entry("-h, --help", "", "print this text");
+  entry("--config-file=<path>", "",
+        "read options from a TOML file whose tables spell the keys ([troupe.scheduler] "
+        "max-threads = 4); the command line wins over it");
+  for (const auto& opt : options_) {
+    std::string head = "--" + opt.key;
+    std::string default_text = opt.default_text;
+    if (opt.kind == config_kind::boolean) {
+      head += "[=true|false]";
+    } else {
+      head += '=';
+      head += opt.placeholder;
+    }
+    if (default_text.empty())
+      default_text = opt.kind == config_kind::string_list ? "empty" : "\"\"";
+    entry(head, default_text, opt.description);
+  }
+  return out;
+}
+
+} // namespace troupe

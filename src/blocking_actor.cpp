@@ -1,0 +1,146 @@
+#include "troupe/blocking_actor.hpp"
+
+#include "troupe/actor_system.hpp"
+
+namespace troupe {
+
+actor_exited::actor_exited(error reason)
+  : reason_(std::move(reason)), what_("troupe::actor_exited: " + to_string(reason_)) {}
+
+const char* actor_exited::what() const noexcept {
+  return what_.c_str();
+}
+
+blocking_actor::blocking_actor(actor_config& cfg) : local_actor(cfg) {}
+
+blocking_actor::~blocking_actor() = default;
+
+void blocking_actor::act() {
+  // Function-based blocking actors run their function instead.
+}
+
+void blocking_actor::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
+  if (push_to_mailbox(elem, ctx))
+    wakeup_.release();
+}
+
+void blocking_actor::finish(error reason) {
+  cleanup(std::move(reason), nullptr);
+}
+
+mailbox_element_ptr blocking_actor::dequeue(clock::time_point deadline) {
+  for (;;) {
+    if (auto* x = mailbox_.pop())
+      return mailbox_element_ptr{x};
+    if (mailbox_.closed())
+      return nullptr;
+    if (!mailbox_.try_block())
+      continue; // a message arrived meanwhile
+    if (deadline == clock::time_point::max()) {
+      wakeup_.acquire();
+      continue;
+    }
+    if (wakeup_.try_acquire_until(deadline))
+      continue;
+    if (mailbox_.try_unblock())
+      return nullptr;
+    // A sender unblocked us as the deadline passed and releases the
+    // semaphore: take that release so the count stays balanced.
+    wakeup_.acquire();
+  }
+}
+
+bool blocking_actor::handle_system_message(mailbox_element_ptr& elem) {
+  auto& msg = elem->payload;
+  if (msg.match_elements<exit_msg>()) {
+    auto& x = msg.get_mutable_as<exit_msg>(0);
+    if (x.reason == exit_reason::kill || (!trap_exit_ && x.reason))
+      throw actor_exited{x.reason};
+    // A normal exit is ignored unless trapped; a trapped one is a message.
+    return !trap_exit_;
+  }
+  return msg.match_elements<detail::request_timeout_msg>();
+}
+
+bool blocking_actor::receive_one(behavior& bhvr, clock::time_point deadline) {
+  auto try_handle = [&](mailbox_element_ptr& elem) {
+    current_element_ = elem.get();
+    detail::handler_result res;
+    bool matched = false;
+    try {
+      matched = bhvr.invoke(elem->payload, res) && res.kind != detail::result_kind::skip;
+    } catch (...) {
+      current_element_ = nullptr;
+      throw;
+    }
+    if (matched)
+      respond(*elem, res);
+    current_element_ = nullptr;
+    return matched;
+  };
+  // Messages skipped by an earlier receive come first, in arrival order.
+  if (!stash_.empty()) {
+    mailbox_type::list_type rest;
+    bool done = false;
+    while (auto* x = stash_.pop_front()) {
+      mailbox_element_ptr elem{x};
+      if (!done && !elem->mid.is_response() && try_handle(elem)) {
+        done = true;
+        continue;
+      }
+      rest.push_back(elem.release());
+    }
+    stash_ = std::move(rest);
+    if (done)
+      return true;
+  }
+  for (;;) {
+    auto elem = dequeue(deadline);
+    if (!elem)
+      return false;
+    if (handle_system_message(elem))
+      continue;
+    if (!elem->mid.is_response() && try_handle(elem))
+      return true;
+    stash_.push_back(elem.release());
+  }
+}
+
+mailbox_element_ptr blocking_actor::await_response(uint64_t number, clock::time_point deadline) {
+  auto is_answer = [number](const mailbox_element& x) {
+    return x.mid.is_response() && x.mid.request_number() == number;
+  };
+  if (!stash_.empty()) {
+    mailbox_type::list_type rest;
+    mailbox_element_ptr found;
+    while (auto* x = stash_.pop_front()) {
+      if (!found && is_answer(*x))
+        found.reset(x);
+      else
+        rest.push_back(x);
+    }
+    stash_ = std::move(rest);
+    if (found)
+      return found;
+  }
+  for (;;) {
+    auto elem = dequeue(deadline);
+    if (!elem)
+      return nullptr;
+    if (is_answer(*elem))
+      return elem;
+    if (handle_system_message(elem))
+      continue;
+    stash_.push_back(elem.release());
+  }
+}
+
+void blocking_actor::on_cleanup(const error& reason, execution_unit* ctx) {
+  local_actor::on_cleanup(reason, ctx);
+  error down{errc::actor_down,
+             "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
+  while (auto* x = stash_.pop_front())
+    bounce(mailbox_element_ptr{x}, down, system(), ctx);
+}
+
+} // namespace troupe

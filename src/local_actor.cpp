@@ -1,0 +1,113 @@
+#include "troupe/local_actor.hpp"
+
+#include "troupe/actor_system.hpp"
+#include "troupe/logger.hpp"
+
+namespace troupe {
+
+local_actor::~local_actor() = default;
+
+void local_actor::quit(error reason) {
+  quit_requested_ = true;
+  quit_reason_ = std::move(reason);
+}
+
+const strong_actor_ptr& local_actor::current_sender() const noexcept {
+  static const strong_actor_ptr none;
+  return current_element_ ? current_element_->sender : none;
+}
+
+message_id local_actor::current_message_id() const noexcept {
+  return current_element_ ? current_element_->mid : message_id{};
+}
+
+response_promise local_actor::make_response_promise() {
+  if (current_element_ == nullptr || !current_element_->mid.is_request())
+    return response_promise{self_ptr(), nullptr, message_id{}};
+  auto mid = current_element_->mid;
+  // The promise answers now; the handler's own result must not.
+  current_element_->mid = message_id::make();
+  return response_promise{self_ptr(), current_element_->sender, mid};
+}
+
+void local_actor::deliver(actor_control_block* dest, mailbox_element_ptr elem) {
+  if (dest == nullptr) {
+    bounce(std::move(elem), error{errc::invalid_argument, "invalid actor handle"},
+           system(), context_);
+    return;
+  }
+  dest->get()->enqueue(std::move(elem), context_);
+}
+
+void local_actor::delayed_deliver(strong_actor_ptr dest, timespan delay,
+                                  mailbox_element_ptr elem) {
+  if (!dest) {
+    bounce(std::move(elem), error{errc::invalid_argument, "invalid actor handle"},
+           system(), context_);
+    return;
+  }
+  auto deadline = std::chrono::steady_clock::now() + delay;
+  system().timers().schedule(deadline, [dest = std::move(dest),
+                                        elem = std::move(elem)]() mutable {
+    dest->get()->enqueue(std::move(elem), nullptr);
+  });
+}
+
+void local_actor::forward_current(actor_control_block* dest, message msg) {
+  if (current_element_ == nullptr)
+    return;
+  auto mid = current_element_->mid;
+  // The delegate answers now; the handler's own result must not.
+  current_element_->mid = message_id::make();
+  deliver(dest, make_mailbox_element(current_element_->sender, mid, std::move(msg)));
+}
+
+void local_actor::respond(mailbox_element& req, detail::handler_result& res) {
+  if (!req.mid.is_request() || !req.sender)
+    return;
+  message payload;
+  switch (res.kind) {
+    case detail::result_kind::value:
+      payload = std::move(res.value);
+      break;
+    case detail::result_kind::error:
+      payload = make_message(std::move(res.err));
+      break;
+    case detail::result_kind::delegated:
+    case detail::result_kind::skip:
+      return;
+  }
+  req.sender->get()->enqueue(make_mailbox_element(self_ptr(), req.mid.response_id(),
+                                                  std::move(payload)),
+                             context_);
+}
+
+bool local_actor::push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx) {
+  switch (mailbox_.push(elem.get())) {
+    case detail::inbox_result::success:
+      elem.release();
+      return false;
+    case detail::inbox_result::unblocked_reader:
+      elem.release();
+      return true;
+    case detail::inbox_result::queue_closed:
+      break;
+  }
+  bounce(std::move(elem), error{errc::actor_down, "actor#" + std::to_string(id())
+                                                     + " has terminated: "
+                                                     + to_string(fail_state())},
+         system(), ctx);
+  return false;
+}
+
+void local_actor::on_cleanup(const error& reason, execution_unit* ctx) {
+  auto rest = mailbox_.close();
+  if (rest.empty())
+    return;
+  error down{errc::actor_down,
+             "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
+  while (auto* x = rest.pop_front())
+    bounce(mailbox_element_ptr{x}, down, system(), ctx);
+}
+
+} // namespace troupe

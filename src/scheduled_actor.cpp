@@ -1,0 +1,375 @@
+#include "troupe/scheduled_actor.hpp"
+
+#include "troupe/actor_system.hpp"
+#include "troupe/logger.hpp"
+
+#include <algorithm>
+
+namespace troupe {
+
+// -- default handlers ----------------------------------------------------------
+
+detail::handler_result print_and_drop(scheduled_actor* self, message& msg) {
+  TROUPE_LOG_WARNING("actor", "actor#{} has no handler for {}", self->id(), to_string(msg));
+  return drop(self, msg);
+}
+
+detail::handler_result drop(scheduled_actor* self, message& msg) {
+  return detail::handler_result{
+    detail::result_kind::error,
+    {},
+    error{errc::unexpected_message, "actor#" + std::to_string(self->id())
+                                      + " has no handler for " + to_string(msg.types())}};
+}
+
+namespace {
+
+detail::handler_result skip_handler(scheduled_actor*, message&) {
+  return detail::handler_result{detail::result_kind::skip, {}, {}};
+}
+
+error describe_exception(std::exception_ptr& eptr) {
+  try {
+    std::rethrow_exception(eptr);
+  } catch (const std::exception& e) {
+    return error{exit_reason::unhandled_exception, e.what()};
+  } catch (...) {
+    return error{exit_reason::unhandled_exception, "an exception of unknown type"};
+  }
+}
+
+} // namespace
+
+// -- construction --------------------------------------------------------------
+
+scheduled_actor::scheduled_actor(actor_config& cfg)
+  : local_actor(cfg), default_handler_(print_and_drop) {}
+
+scheduled_actor::~scheduled_actor() = default;
+
+void scheduled_actor::set_default_handler(skip_t) {
+  default_handler_ = skip_handler;
+}
+
+behavior scheduled_actor::initial_behavior() {
+  return {};
+}
+
+// -- enqueue and resume ----------------------------------------------------------
+
+void scheduled_actor::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
+  if (!push_to_mailbox(elem, ctx))
+    return;
+  // We were blocked: this sender schedules us (with a reference for the
+  // scheduler, dropped after the resume that blocks us again).
+  if (detached_) {
+    wake_detached();
+    return;
+  }
+  ref_resumable();
+  if (ctx != nullptr)
+    ctx->exec_later(this);
+  else
+    system().scheduler().schedule(this);
+}
+
+resumable::resume_result scheduled_actor::resume(execution_unit* ctx, size_t max_throughput) {
+  context_ = ctx;
+  if (!initialized_) {
+    initialized_ = true;
+    initialize();
+    if (terminated())
+      return resume_result::done;
+  }
+  size_t handled = 0;
+  while (handled < max_throughput) {
+    auto* raw = mailbox_.pop();
+    if (raw == nullptr) {
+      if (mailbox_.try_block())
+        return resume_result::awaiting_message;
+      continue;
+    }
+    mailbox_element_ptr elem{raw};
+    if (consume(elem) == consume_result::consumed)
+      ++handled;
+    if (terminated())
+      return resume_result::done;
+  }
+  return resume_result::resume_later;
+}
+
+void scheduled_actor::initialize() {
+  try {
+    auto bhvr = initial_behavior();
+    if (bhvr)
+      become(std::move(bhvr));
+  } catch (...) {
+    on_exception(std::current_exception(), nullptr);
+    return;
+  }
+  graveyard_.clear();
+  finish_if_idle();
+}
+
+// -- behavior ----------------------------------------------------------------------
+
+void scheduled_actor::become(behavior bhvr) {
+  if (!bhvr_stack_.empty()) {
+    graveyard_.push_back(std::move(bhvr_stack_.back()));
+    bhvr_stack_.pop_back();
+  }
+  if (bhvr)
+    bhvr_stack_.push_back(std::move(bhvr));
+  behavior_changed_ = true;
+}
+
+void scheduled_actor::become(keep_behavior_t, behavior bhvr) {
+  if (bhvr)
+    bhvr_stack_.push_back(std::move(bhvr));
+  behavior_changed_ = true;
+}
+
+void scheduled_actor::unbecome() {
+  if (!bhvr_stack_.empty()) {
+    graveyard_.push_back(std::move(bhvr_stack_.back()));
+    bhvr_stack_.pop_back();
+  }
+  behavior_changed_ = true;
+}
+
+void scheduled_actor::replay_stash() {
+  behavior_changed_ = false;
+  if (!stash_.empty())
+    mailbox_.prepend(std::move(stash_));
+}
+
+void scheduled_actor::finish_if_idle() {
+  if (quit_requested_) {
+    cleanup(std::move(quit_reason_), context_);
+    return;
+  }
+  if (bhvr_stack_.empty() && pending_.empty())
+    cleanup(exit_reason::normal, context_);
+}
+
+// -- consuming messages --------------------------------------------------------------
+
+scheduled_actor::consume_result scheduled_actor::consume(mailbox_element_ptr& elem) {
+  current_element_ = elem.get();
+  consume_result result;
+  try {
+    auto& msg = elem->payload;
+    if (elem->mid.is_response()) {
+      result = handle_response(elem);
+    } else if (msg.match_elements<exit_msg>()) {
+      result = handle_exit(msg.get_mutable_as<exit_msg>(0), elem);
+    } else if (msg.match_elements<detail::request_timeout_msg>()) {
+      handle_timeout(msg.get_as<detail::request_timeout_msg>(0).request_number);
+      result = consume_result::consumed;
+    } else if (!awaited_.empty()) {
+      result = consume_result::skipped;
+    } else if (down_handler_ && msg.match_elements<down_msg>()) {
+      down_handler_(msg.get_mutable_as<down_msg>(0));
+      result = consume_result::consumed;
+    } else {
+      result = invoke_behavior(elem);
+    }
+  } catch (...) {
+    current_element_ = nullptr;
+    graveyard_.clear();
+    on_exception(std::current_exception(), elem.get());
+    return consume_result::consumed;
+  }
+  current_element_ = nullptr;
+  graveyard_.clear();
+  if (result == consume_result::skipped)
+    stash_.push_back(elem.release());
+  if (!terminated()) {
+    finish_if_idle();
+    if (!terminated() && behavior_changed_ && result == consume_result::consumed)
+      replay_stash();
+  }
+  return result;
+}
+
+scheduled_actor::consume_result scheduled_actor::invoke_behavior(mailbox_element_ptr& elem) {
+  auto& msg = elem->payload;
+  detail::handler_result res;
+  if (bhvr_stack_.empty() || !bhvr_stack_.back().invoke(msg, res)) {
+    if (msg.match_elements<exit_msg>() || msg.match_elements<down_msg>()) {
+      // System messages nobody asked for are dropped quietly.
+      return consume_result::consumed;
+    }
+    res = default_handler_(this, msg);
+  }
+  if (res.kind == detail::result_kind::skip)
+    return consume_result::skipped;
+  respond(*elem, res);
+  return consume_result::consumed;
+}
+
+scheduled_actor::consume_result scheduled_actor::handle_exit(exit_msg& msg,
+                                                              mailbox_element_ptr& elem) {
+  if (msg.reason == exit_reason::kill) {
+    quit(std::move(msg.reason));
+    return consume_result::consumed;
+  }
+  if (!trap_exit_) {
+    if (msg.reason)
+      quit(msg.reason);
+    return consume_result::consumed;
+  }
+  if (exit_handler_) {
+    exit_handler_(msg);
+    return consume_result::consumed;
+  }
+  return invoke_behavior(elem);
+}
+
+// -- requests and responses ----------------------------------------------------------
+
+uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t number,
+                                       message_priority p, timespan timeout, message msg) {
+  auto mid = message_id::make_request(number, p);
+  uint64_t timer = detail::invalid_timer_id;
+  if (timeout != infinite) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    timer = system().timers().schedule(deadline, [self = address(), number] {
+      if (auto hdl = self.lock())
+        hdl.ctrl()->get()->enqueue(
+          make_mailbox_element(nullptr, message_id::make(message_priority::urgent),
+                               make_message(detail::request_timeout_msg{number})),
+          nullptr);
+    });
+  }
+  auto elem = make_mailbox_element(self_ptr(), mid, std::move(msg));
+  if (dest == nullptr) {
+    // Answer ourselves, so the error reaches the handler given to then/await.
+    enqueue(make_mailbox_element(nullptr, mid.response_id(),
+                                 make_message(error{errc::invalid_argument,
+                                                    "request to an invalid actor handle"})),
+            context_);
+    return timer;
+  }
+  dest->get()->enqueue(std::move(elem), context_);
+  return timer;
+}
+
+void scheduled_actor::add_response_handler(uint64_t number, behavior on_value,
+                                           error_handler on_error, uint64_t timer,
+                                           bool awaited) {
+  pending_.push_back(
+    pending_response{number, std::move(on_value), std::move(on_error), timer, awaited});
+  if (awaited)
+    awaited_.push_back(number);
+}
+
+scheduled_actor::pending_response* scheduled_actor::find_pending(uint64_t number) noexcept {
+  // Responses mostly arrive in request order: search from the oldest.
+  for (auto& x : pending_)
+    if (x.number == number)
+      return &x;
+  return nullptr;
+}
+
+scheduled_actor::consume_result scheduled_actor::handle_response(mailbox_element_ptr& elem) {
+  auto number = elem->mid.request_number();
+  auto* entry = find_pending(number);
+  if (entry == nullptr) {
+    TROUPE_LOG_DEBUG("actor", "actor#{} drops a response nobody waits for: {}", id(),
+                     to_string(elem->payload));
+    return consume_result::consumed;
+  }
+  if (!awaited_.empty() && awaited_.back() != number)
+    return consume_result::skipped;
+  auto handler = std::move(*entry);
+  pending_.erase(pending_.begin() + (entry - pending_.data()));
+  if (handler.awaited) {
+    awaited_.pop_back();
+    behavior_changed_ = true;
+  }
+  if (handler.timer != detail::invalid_timer_id)
+    system().timers().cancel(handler.timer);
+  auto& msg = elem->payload;
+  detail::handler_result ignored;
+  if (msg.match_elements<error>()) {
+    auto& err = msg.get_mutable_as<error>(0);
+    // A handler that takes the error itself gets it; otherwise the error
+    // handler does.
+    if (!handler.on_value.invoke(msg, ignored))
+      call_error_handler(handler.on_error, err);
+    return consume_result::consumed;
+  }
+  if (!handler.on_value.invoke(msg, ignored)) {
+    error err{errc::unexpected_response,
+              "response " + to_string(msg) + " does not match the response handler"};
+    call_error_handler(handler.on_error, err);
+  }
+  return consume_result::consumed;
+}
+
+void scheduled_actor::handle_timeout(uint64_t number) {
+  auto* entry = find_pending(number);
+  if (entry == nullptr)
+    return; // answered in time
+  auto handler = std::move(*entry);
+  pending_.erase(pending_.begin() + (entry - pending_.data()));
+  if (handler.awaited) {
+    std::erase(awaited_, number);
+    behavior_changed_ = true;
+  }
+  error err{errc::request_timeout, "no response before the timeout"};
+  call_error_handler(handler.on_error, err);
+}
+
+void scheduled_actor::call_error_handler(error_handler& handler, error& err) {
+  if (handler) {
+    handler(err);
+    return;
+  }
+  if (error_handler_) {
+    error_handler_(err);
+    return;
+  }
+  // No handler anywhere: the failure terminates the actor, as an
+  // unhandled error should.
+  TROUPE_LOG_WARNING("actor", "actor#{} terminates on an unhandled request error: {}", id(),
+                     to_string(err));
+  quit(err);
+}
+
+void scheduled_actor::on_exception(std::exception_ptr eptr, mailbox_element* elem) {
+  error reason = exception_handler_ ? exception_handler_(eptr) : describe_exception(eptr);
+  if (elem != nullptr && elem->mid.is_request()) {
+    detail::handler_result res{detail::result_kind::error, {}, reason};
+    respond(*elem, res);
+  }
+  if (reason) {
+    TROUPE_LOG_WARNING("actor", "actor#{} terminates: {}", id(), to_string(reason));
+    cleanup(std::move(reason), context_);
+  }
+}
+
+// -- termination -----------------------------------------------------------------
+
+void scheduled_actor::on_cleanup(const error& reason, execution_unit* ctx) {
+  local_actor::on_cleanup(reason, ctx);
+  // Bounce skipped messages too, and drop behaviors and pending handlers so
+  // that handles they captured die with the actor.
+  error down{errc::actor_down,
+             "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
+  while (auto* x = stash_.pop_front())
+    bounce(mailbox_element_ptr{x}, down, system(), ctx);
+  for (auto& x : pending_)
+    if (x.timer != detail::invalid_timer_id)
+      system().timers().cancel(x.timer);
+  pending_.clear();
+  awaited_.clear();
+  for (auto& x : bhvr_stack_)
+    graveyard_.push_back(std::move(x));
+  bhvr_stack_.clear();
+  if (current_element_ == nullptr)
+    graveyard_.clear();
+}
+
+} // namespace troupe

@@ -1,0 +1,29 @@
+#include "troupe/scheduler/scheduler.hpp"
+
+#include "troupe/scheduler/scheduler_config.hpp"
+#include "troupe/scheduler/work_sharing.hpp"
+#include "troupe/scheduler/work_stealing.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+namespace troupe {
+
+size_t scheduler_config::num_workers() const noexcept {
+  if (max_threads > 0)
+    return max_threads;
+  return std::max<size_t>(std::thread::hardware_concurrency(), 1);
+}
+
+std::unique_ptr<scheduler> scheduler::make(const scheduler_config& cfg) {
+  if (cfg.policy == "work-stealing")
+    return std::make_unique<work_stealing>(cfg);
+  if (cfg.policy == "work-sharing")
+    return std::make_unique<work_sharing>(cfg);
+  // actor_system_config rejects unknown names with an error value before a
+  // scheduler is made, so reaching this is a bug in the caller.
+  throw std::invalid_argument("unknown scheduler policy: \"" + cfg.policy + "\"");
+}
+
+} // namespace troupe

@@ -1,0 +1,481 @@
+// Work stealing with an idle protocol after Go's runtime (proc.go: wakep,
+// nmspinning) and tokio's multi-thread scheduler (idle.rs).
+//
+// Where jobs go:
+// - schedule() on one of this scheduler's workers (a thread-local pointer
+//   says so) and exec_later(): the bottom of the worker's own Chase-Lev deque.
+// - schedule() from any other thread, and every job that returns
+//   `resume_later`: the injection queue. A re-queued job thus goes behind
+//   everything already waiting there, and any worker may pick it up; pushing
+//   it onto the owner's deque would run it again at once (LIFO).
+// - A worker takes jobs from its own deque; every 61st job it looks at the
+//   injection queue first so outside work can't starve (Go and tokio use the
+//   same interval). With both empty it searches: the injection queue, then
+//   the deques of the other workers from a random one on.
+//
+// Idle protocol. `idle_` holds the number of searching workers (low 32 bits)
+// and of parked workers (high 32 bits) in one atomic word, so a waker sees
+// both at once. A worker that runs out of local work becomes searching,
+// spins `spin_attempts` rounds looking for work (with a cpu pause), then
+// parks on its own parker with no timeout. The parked workers' indices sit
+// in `sleepers_` under a mutex that only parking and waking take.
+//
+// - Enqueue (any push): push, full fence, load idle_. If no worker searches
+//   and one is parked, wake one: under the mutex, re-check that still none
+//   searches, pop a sleeper, count it as searching (not parked) and unpark
+//   it. Counting it as searching at once is what keeps concurrent enqueuers
+//   from waking a second one: no thundering herd.
+// - Found work while searching: leave the searching count. The last searcher
+//   to leave, if workers are parked, fences and wakes one when it still sees
+//   work queued, so a burst fans out over the parked workers one wake-up at
+//   a time. (Go and tokio wake one here unconditionally; looking first saves
+//   the wake-up of a worker that would find nothing, e.g. one per hop of a
+//   ping-pong.)
+// - Park: under the mutex, push the own index to sleepers_ and move from
+//   searching to parked in one RMW on idle_; then full fence, then re-check
+//   every queue (and the stop flag). Seeing work, the worker takes itself off
+//   sleepers_ if still there and searches again; if a waker already took it
+//   off, its parker holds a token and park() returns at once.
+//
+// Why no wake-up is lost: an enqueuer stores (the job), fences, loads idle_;
+// a parking worker stores idle_ (announcing itself parked), fences, loads
+// the queues. By the fences (the classic store-buffer/Dekker argument),
+// either the enqueuer sees the worker parked and not searching, and wakes
+// someone, or the worker sees the job. If the enqueuer instead sees a
+// searching worker, that worker still has to pass the same re-check before
+// it parks. Every worker re-checks before it parks, not only the last
+// searcher (Go and tokio): the check is a handful of loads, and the argument
+// stays this short. The parker itself keeps a token, so an unpark() that
+// comes before park() isn't lost either. There is no timed wake-up: an idle
+// scheduler sleeps until work arrives.
+//
+// Stop: stop() sets `stopping_`, wakes every sleeper and joins. A worker that
+// sees `stopping_` never parks; it exits once no worker runs a job (all are
+// searching, parked, or gone: an exiting worker stays counted as searching)
+// and every queue is empty. A job pushed by a worker is seen by that worker
+// before it exits, so no queued job is left behind; only schedule() calls
+// from other threads that race with stop() can find the workers gone, and
+// stop() drops those (releases their reference), as it does after it
+// returned.
+
+#include "troupe/scheduler/work_stealing.hpp"
+
+#include "troupe/detail/chase_lev_deque.hpp"
+#include "troupe/detail/cpu_relax.hpp"
+#include "troupe/detail/full_fence.hpp"
+#include "troupe/detail/injection_queue.hpp"
+#include "troupe/detail/parker.hpp"
+#include "troupe/detail/worker_counters.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <cstdio>
+#include <optional>
+#include <thread>
+
+#ifdef __linux__
+#  include <pthread.h>
+#endif
+
+namespace troupe {
+
+namespace {
+
+constexpr uint64_t one_searching = 1;
+constexpr uint64_t one_parked = uint64_t{1} << 32;
+
+uint64_t num_searching(uint64_t idle) noexcept {
+  return idle & 0xFFFF'FFFFu;
+}
+
+uint64_t num_parked(uint64_t idle) noexcept {
+  return idle >> 32;
+}
+
+/// Look at the injection queue first every this many jobs.
+constexpr uint32_t injection_interval = 61;
+
+/// Names show up in top, perf and gdb. Linux allows 15 characters.
+void name_thread([[maybe_unused]] std::thread& t, [[maybe_unused]] size_t index) noexcept {
+#ifdef __linux__
+  char name[16];
+  std::snprintf(name, sizeof(name), "troupe-steal-%zu", index % 100);
+  pthread_setname_np(t.native_handle(), name);
+#endif
+}
+
+} // namespace
+
+struct work_stealing::state {
+  class worker;
+
+  explicit state(const scheduler_config& cfg);
+
+  /// A push onto the own deque of `w`; called on w's thread only.
+  void push_local(worker& w, resumable* job);
+
+  /// A push onto the injection queue, from any thread.
+  void push_injected(resumable* job);
+
+  /// The enqueuer's half of the idle protocol.
+  void wake_one_if_nobody_searches();
+
+  /// Pops a sleeper and unparks it, unless a worker searches already.
+  void wake_one();
+
+  /// Takes worker `index` off sleepers_. False if a waker was first.
+  bool cancel_park(size_t index);
+
+  /// After a full fence: is any job queued anywhere?
+  bool work_visible() const noexcept;
+
+  void drop_leftovers();
+
+  const size_t max_throughput;
+  const size_t spin_attempts;
+
+  std::vector<std::unique_ptr<worker>> workers;
+
+  detail::injection_queue<resumable*> injection;
+
+  /// Searching (low half) and parked (high half) workers. Written by workers
+  /// and wakers with seq_cst RMWs; loaded after a full fence by enqueuers.
+  alignas(64) std::atomic<uint64_t> idle{0};
+
+  /// Set once by stop(); read by workers when they run out of work.
+  alignas(64) std::atomic<bool> stopping{false};
+
+  /// Guards sleepers. Taken only to park, to wake and to stop.
+  alignas(64) std::mutex sleepers_mtx;
+  std::vector<size_t> sleepers;
+
+  /// Guards the life cycle (start, stop); caller threads only.
+  std::mutex lifecycle_mtx;
+  enum class phase { idle, running, stopped } lifecycle = phase::idle;
+
+  /// The worker running on this thread, if any (of any work_stealing).
+  static inline thread_local worker* current_worker = nullptr;
+};
+
+class work_stealing::state::worker final : public execution_unit {
+public:
+  worker(state& parent, size_t index) : index_(index), parent_(parent) {
+    // xorshift needs a nonzero seed; distinct ones spread the victims.
+    rng_ = 0x9E37'79B9'7F4A'7C15u * (index + 1);
+  }
+
+  void exec_later(resumable* job) override {
+    if (current_worker == this)
+      parent_.push_local(*this, job);
+    else
+      parent_.push_injected(job); // Called from elsewhere: stay correct.
+  }
+
+  state& parent() const noexcept {
+    return parent_;
+  }
+
+  /// The thread body.
+  void run();
+
+  /// Thieves steal from it; the owner pushes and pops.
+  detail::chase_lev_deque<resumable*> deque;
+
+  /// Unparked by wakers and stop(); parked by the owner.
+  detail::parker parker;
+
+  /// Written by the owner only.
+  detail::worker_counters counters;
+
+  /// Written by start(), joined by stop(): controlling thread only.
+  std::thread thread;
+
+private:
+  std::optional<resumable*> next_local();
+  std::optional<resumable*> search();
+  void leave_searching();
+  bool idle_step(bool& searching);
+  void run_job(resumable* job);
+
+  uint64_t next_random() noexcept {
+    rng_ ^= rng_ << 13;
+    rng_ ^= rng_ >> 7;
+    rng_ ^= rng_ << 17;
+    return rng_;
+  }
+
+  // Owner only from here on.
+  alignas(64) size_t index_;
+  state& parent_;
+  uint64_t rng_;
+  uint32_t tick_ = 0;
+};
+
+// -- state --------------------------------------------------------------------
+
+work_stealing::state::state(const scheduler_config& cfg)
+  : max_throughput(std::max<size_t>(cfg.max_throughput, 1)),
+    spin_attempts(cfg.spin_attempts) {
+  auto n = cfg.num_workers();
+  workers.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    workers.push_back(std::make_unique<worker>(*this, i));
+}
+
+void work_stealing::state::push_local(worker& w, resumable* job) {
+  w.deque.push(job);
+  wake_one_if_nobody_searches();
+}
+
+void work_stealing::state::push_injected(resumable* job) {
+  if (!injection.push(job)) {
+    job->deref_resumable(); // Stopped: drop it.
+    return;
+  }
+  wake_one_if_nobody_searches();
+}
+
+void work_stealing::state::wake_one_if_nobody_searches() {
+  detail::full_fence(); // Order the push before the load of idle.
+  auto x = idle.load(std::memory_order_relaxed);
+  if (num_searching(x) == 0 && num_parked(x) > 0)
+    wake_one();
+}
+
+void work_stealing::state::wake_one() {
+  size_t index;
+  {
+    std::lock_guard guard{sleepers_mtx};
+    // Another enqueuer may have woken one since: a searcher will do.
+    if (num_searching(idle.load(std::memory_order_relaxed)) != 0 || sleepers.empty())
+      return;
+    index = sleepers.back(); // The one parked last: its cache is warmest.
+    sleepers.pop_back();
+    idle.fetch_add(one_searching - one_parked, std::memory_order_seq_cst);
+  }
+  workers[index]->parker.unpark();
+}
+
+bool work_stealing::state::cancel_park(size_t index) {
+  std::lock_guard guard{sleepers_mtx};
+  auto i = std::find(sleepers.begin(), sleepers.end(), index);
+  if (i == sleepers.end())
+    return false;
+  sleepers.erase(i);
+  idle.fetch_add(one_searching - one_parked, std::memory_order_seq_cst);
+  return true;
+}
+
+bool work_stealing::state::work_visible() const noexcept {
+  if (injection.size_approx() > 0)
+    return true;
+  for (auto& w : workers)
+    if (w->deque.size_approx() > 0)
+      return true;
+  return false;
+}
+
+void work_stealing::state::drop_leftovers() {
+  // Only jobs from other threads that raced with stop() can be left here.
+  for (auto* job : injection.close())
+    job->deref_resumable();
+  for (auto& w : workers) // The owners are gone (joined): popping is safe.
+    while (auto job = w->deque.pop())
+      (*job)->deref_resumable();
+}
+
+// -- worker -------------------------------------------------------------------
+
+void work_stealing::state::worker::run() {
+  current_worker = this;
+  bool searching = false;
+  for (;;) {
+    auto job = next_local();
+    if (!job) {
+      if (!searching) {
+        parent_.idle.fetch_add(one_searching, std::memory_order_seq_cst);
+        searching = true;
+      }
+      job = search();
+      if (!job) {
+        if (!idle_step(searching))
+          break;
+        continue;
+      }
+    }
+    if (searching) {
+      searching = false;
+      leave_searching();
+    }
+    run_job(*job);
+  }
+  current_worker = nullptr;
+}
+
+std::optional<resumable*> work_stealing::state::worker::next_local() {
+  if (++tick_ == injection_interval) {
+    tick_ = 0;
+    if (auto job = parent_.injection.try_pop())
+      return job;
+  }
+  if (auto job = deque.pop())
+    return job;
+  return parent_.injection.try_pop();
+}
+
+std::optional<resumable*> work_stealing::state::worker::search() {
+  auto& ws = parent_.workers;
+  auto n = ws.size();
+  for (size_t round = 0; round < parent_.spin_attempts; ++round) {
+    if (auto job = parent_.injection.try_pop())
+      return job;
+    if (n > 1) {
+      auto first = next_random() % n;
+      for (size_t k = 0; k < n; ++k) {
+        auto& victim = *ws[(first + k) % n];
+        // Looking costs two loads; steal() costs a fence.
+        if (&victim == this || victim.deque.size_approx() == 0)
+          continue;
+        counters.steal_attempts.bump();
+        if (auto job = victim.deque.steal()) {
+          counters.steals.bump();
+          return job;
+        }
+      }
+    }
+    detail::cpu_relax();
+  }
+  return std::nullopt;
+}
+
+void work_stealing::state::worker::leave_searching() {
+  auto before = parent_.idle.fetch_sub(one_searching, std::memory_order_seq_cst);
+  if (num_searching(before) != 1 || num_parked(before) == 0)
+    return;
+  // The last searcher: fan out if there is more work than this job.
+  detail::full_fence();
+  if (parent_.work_visible())
+    parent_.wake_one_if_nobody_searches();
+}
+
+bool work_stealing::state::worker::idle_step(bool& searching) {
+  auto& st = parent_;
+  if (st.stopping.load(std::memory_order_acquire)) {
+    // Exit once no worker holds a job (all are searching, parked or gone)
+    // and nothing is queued. This worker stays counted as searching.
+    auto x = st.idle.load(std::memory_order_seq_cst);
+    if (num_searching(x) + num_parked(x) == st.workers.size() && !st.work_visible())
+      return false;
+    std::this_thread::yield();
+    return true;
+  }
+  {
+    std::lock_guard guard{st.sleepers_mtx};
+    st.sleepers.push_back(index_);
+    st.idle.fetch_add(one_parked - one_searching, std::memory_order_seq_cst);
+  }
+  searching = false;
+  detail::full_fence(); // Order the announcement before the re-check.
+  if (st.stopping.load(std::memory_order_relaxed) || st.work_visible()) {
+    if (st.cancel_park(index_)) {
+      searching = true;
+      return true;
+    }
+    // A waker took us off sleepers_: our parker holds a token.
+  }
+  counters.parks.bump();
+  parker.park();
+  counters.wakeups.bump();
+  searching = true; // The waker counted us as searching.
+  return true;
+}
+
+void work_stealing::state::worker::run_job(resumable* job) {
+  counters.jobs_run.bump();
+  switch (job->resume(this, parent_.max_throughput)) {
+    case resumable::resume_result::resume_later:
+      parent_.push_injected(job); // Keeps the reference.
+      break;
+    case resumable::resume_result::awaiting_message:
+    case resumable::resume_result::done:
+      job->deref_resumable();
+      break;
+  }
+}
+
+// -- work_stealing ------------------------------------------------------------
+
+work_stealing::work_stealing(const scheduler_config& cfg)
+  : state_(std::make_unique<state>(cfg)) {
+}
+
+work_stealing::~work_stealing() {
+  stop();
+}
+
+void work_stealing::start() {
+  std::lock_guard guard{state_->lifecycle_mtx};
+  if (state_->lifecycle != state::phase::idle)
+    return;
+  state_->lifecycle = state::phase::running;
+  auto& ws = state_->workers;
+  for (size_t i = 0; i < ws.size(); ++i) {
+    auto* w = ws[i].get();
+    try {
+      w->thread = std::thread{[w] { w->run(); }};
+    } catch (...) {
+      // Count the workers that never ran as gone, so stop() can finish.
+      state_->idle.fetch_add((ws.size() - i) * one_searching, std::memory_order_seq_cst);
+      throw;
+    }
+    name_thread(w->thread, i);
+  }
+}
+
+void work_stealing::stop() {
+  auto& st = *state_;
+  std::lock_guard guard{st.lifecycle_mtx};
+  if (st.lifecycle == state::phase::stopped)
+    return;
+  if (st.lifecycle == state::phase::running) {
+    st.stopping.store(true, std::memory_order_seq_cst);
+    std::vector<size_t> parked;
+    {
+      std::lock_guard sleepers_guard{st.sleepers_mtx};
+      parked.swap(st.sleepers);
+      st.idle.fetch_add(parked.size() * (one_searching - one_parked),
+                        std::memory_order_seq_cst);
+    }
+    for (auto index : parked)
+      st.workers[index]->parker.unpark();
+    for (auto& w : st.workers)
+      if (w->thread.joinable())
+        w->thread.join();
+  }
+  st.lifecycle = state::phase::stopped;
+  st.drop_leftovers();
+}
+
+void work_stealing::schedule(resumable* job) {
+  auto* w = state::current_worker;
+  if (w != nullptr && &w->parent() == state_.get())
+    state_->push_local(*w, job);
+  else
+    state_->push_injected(job);
+}
+
+size_t work_stealing::num_workers() const noexcept {
+  return state_->workers.size();
+}
+
+std::vector<worker_stats> work_stealing::stats() const {
+  std::vector<worker_stats> result;
+  result.reserve(state_->workers.size());
+  for (auto& w : state_->workers)
+    result.push_back(w->counters.snapshot());
+  return result;
+}
+
+} // namespace troupe

@@ -1,0 +1,15 @@
+#include "troupe/scoped_actor.hpp"
+
+#include "troupe/actor_system.hpp"
+
+namespace troupe {
+
+scoped_actor::scoped_actor(actor_system& sys)
+  : handle_(detail::make_actor<blocking_actor>(sys.next_actor_id(), &sys)),
+    self_(static_cast<blocking_actor*>(handle_.ctrl()->get())) {}
+
+scoped_actor::~scoped_actor() {
+  self_->finish(exit_reason::normal);
+}
+
+} // namespace troupe

@@ -1,0 +1,88 @@
+#include "troupe/type_id.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+namespace troupe::detail {
+
+namespace {
+
+// Written during static initialisation (one thread), read afterwards by all.
+// Atomics keep late registrations (types added by a dlopen'ed library) safe.
+std::array<std::atomic<const meta_object*>, 65536>& meta_table() {
+  static std::array<std::atomic<const meta_object*>, 65536> table{};
+  return table;
+}
+
+} // namespace
+
+const meta_object* global_meta_object(type_id_t id) noexcept {
+  return meta_table()[id].load(std::memory_order_acquire);
+}
+
+bool register_meta_object(type_id_t id, const meta_object* obj) noexcept {
+  const meta_object* expected = nullptr;
+  auto& slot = meta_table()[id];
+  if (slot.compare_exchange_strong(expected, obj, std::memory_order_acq_rel))
+    return true;
+  if (expected == obj || expected->type_name == obj->type_name)
+    return true;
+  std::fprintf(stderr,
+               "troupe: type ID %u is taken by both '%.*s' and '%.*s'; "
+               "two type ID blocks overlap\n",
+               static_cast<unsigned>(id), static_cast<int>(expected->type_name.size()),
+               expected->type_name.data(), static_cast<int>(obj->type_name.size()),
+               obj->type_name.data());
+  std::abort();
+}
+
+void stringify_arithmetic(std::string& out, long long x) {
+  out += std::to_string(x);
+}
+
+void stringify_arithmetic(std::string& out, unsigned long long x) {
+  out += std::to_string(x);
+}
+
+void stringify_arithmetic(std::string& out, long double x) {
+  char buf[64];
+  auto n = std::snprintf(buf, sizeof(buf), "%.17Lg", x);
+  out.append(buf, static_cast<size_t>(n));
+}
+
+void stringify_quoted(std::string& out, std::string_view str) {
+  out += '"';
+  for (char c : str) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        out += c;
+    }
+  }
+  out += '"';
+}
+
+} // namespace troupe::detail
+
+namespace troupe {
+
+std::string_view query_type_name(type_id_t id) noexcept {
+  if (auto* obj = detail::global_meta_object(id))
+    return obj->type_name;
+  return "<unknown>";
+}
+
+} // namespace troupe

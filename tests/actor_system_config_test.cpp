@@ -1,0 +1,566 @@
+#include "troupe/actor_system_config.hpp"
+
+#include "troupe/defaults.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+using namespace std::literals;
+
+using troupe::actor_system_config;
+using troupe::errc;
+
+namespace {
+
+// A TOML file that lives as long as the test.
+class temp_file {
+public:
+  explicit temp_file(std::string_view content) {
+    static std::atomic<int> counter{0};
+    path_ = std::filesystem::temp_directory_path()
+            / ("troupe_config_test_" + std::to_string(::getpid()) + "_"
+               + std::to_string(counter++) + ".toml");
+    std::ofstream out{path_};
+    out << content;
+  }
+
+  ~temp_file() {
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+  }
+
+  temp_file(const temp_file&) = delete;
+  temp_file& operator=(const temp_file&) = delete;
+
+  std::string path() const {
+    return path_.string();
+  }
+
+  std::string flag() const {
+    return "--config-file=" + path();
+  }
+
+private:
+  std::filesystem::path path_;
+};
+
+bool contains(const std::string& str, std::string_view part) {
+  return str.find(part) != std::string::npos;
+}
+
+} // namespace
+
+// -- defaults and built-in keys ----------------------------------------------------
+
+TEST(actor_system_config, the_defaults_are_the_values_in_defaults_hpp) {
+  actor_system_config cfg;
+  EXPECT_EQ(cfg.scheduler.policy, troupe::defaults::scheduler::policy);
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+  EXPECT_EQ(cfg.scheduler.max_throughput, troupe::defaults::scheduler::max_throughput);
+  EXPECT_EQ(cfg.scheduler.spin_attempts, troupe::defaults::work_stealing::spin_attempts);
+  auto verbosity = troupe::log_level::quiet;
+  ASSERT_TRUE(troupe::from_string(troupe::defaults::logger::verbosity, verbosity));
+  EXPECT_EQ(cfg.logger_verbosity, verbosity);
+}
+
+TEST(actor_system_config, parsing_no_arguments_keeps_the_defaults) {
+  actor_system_config cfg;
+  EXPECT_FALSE(cfg.parse(std::vector<std::string>{}));
+  EXPECT_EQ(cfg.scheduler.policy, troupe::defaults::scheduler::policy);
+  EXPECT_EQ(cfg.scheduler.max_throughput, troupe::defaults::scheduler::max_throughput);
+  EXPECT_FALSE(cfg.helptext_requested());
+  EXPECT_TRUE(cfg.remainder().empty());
+}
+
+TEST(actor_system_config, the_command_line_sets_every_troupe_key_with_key_equals_value) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.policy=work-sharing",
+                        "--troupe.scheduler.max-threads=3",
+                        "--troupe.scheduler.max-throughput=17",
+                        "--troupe.work-stealing.spin-attempts=5",
+                        "--troupe.logger.verbosity=debug"});
+  ASSERT_FALSE(err) << to_string(err);
+  EXPECT_EQ(cfg.scheduler.policy, "work-sharing");
+  EXPECT_EQ(cfg.scheduler.max_threads, 3u);
+  EXPECT_EQ(cfg.scheduler.max_throughput, 17u);
+  EXPECT_EQ(cfg.scheduler.spin_attempts, 5u);
+  EXPECT_EQ(cfg.logger_verbosity, troupe::log_level::debug);
+}
+
+TEST(actor_system_config, a_key_and_its_value_may_be_two_arguments) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.policy", "work-sharing",
+                        "--troupe.scheduler.max-threads", "2", "--troupe.logger.verbosity",
+                        "trace"});
+  ASSERT_FALSE(err) << to_string(err);
+  EXPECT_EQ(cfg.scheduler.policy, "work-sharing");
+  EXPECT_EQ(cfg.scheduler.max_threads, 2u);
+  EXPECT_EQ(cfg.logger_verbosity, troupe::log_level::trace);
+  EXPECT_TRUE(cfg.remainder().empty());
+}
+
+TEST(actor_system_config, the_last_occurrence_of_a_key_on_the_command_line_wins) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.max-threads=2",
+                          "--troupe.scheduler.max-threads", "4"}));
+  EXPECT_EQ(cfg.scheduler.max_threads, 4u);
+}
+
+TEST(actor_system_config, parse_reads_argv_after_the_program_name) {
+  actor_system_config cfg;
+  const char* argv[] = {"/usr/bin/my-app", "--troupe.scheduler.max-threads=6", "input.txt"};
+  ASSERT_FALSE(cfg.parse(3, argv));
+  EXPECT_EQ(cfg.scheduler.max_threads, 6u);
+  EXPECT_EQ(cfg.remainder(), std::vector<std::string>{"input.txt"});
+  EXPECT_TRUE(contains(cfg.helptext(), "Usage: my-app ")) << cfg.helptext();
+}
+
+TEST(actor_system_config, set_changes_one_key_and_reports_errors_like_parse) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.set("troupe.scheduler.max-throughput", "9"));
+  EXPECT_EQ(cfg.scheduler.max_throughput, 9u);
+  auto err = cfg.set("troupe.scheduler.max-throughput", "many");
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.scheduler.max-throughput: expected a positive integer, "
+                           "got 'many'");
+  EXPECT_EQ(cfg.scheduler.max_throughput, 9u);
+  err = cfg.set("troupe.scheduler.max-thraeds", "2");
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_TRUE(contains(err.context(), "'troupe.scheduler.max-thraeds'")) << err.context();
+  EXPECT_TRUE(contains(err.context(), "did you mean 'troupe.scheduler.max-threads'?"))
+    << err.context();
+}
+
+// -- malformed values ----------------------------------------------------------------
+
+TEST(actor_system_config, a_malformed_value_names_the_key_the_expected_type_and_the_value) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.max-threads=four"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(),
+            "troupe.scheduler.max-threads: expected an unsigned integer, got 'four'");
+}
+
+TEST(actor_system_config, a_negative_count_is_malformed) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.work-stealing.spin-attempts", "-1"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(),
+            "troupe.work-stealing.spin-attempts: expected an unsigned integer, got '-1'");
+}
+
+TEST(actor_system_config, a_key_without_a_value_is_malformed) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.max-threads"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.scheduler.max-threads: expected an unsigned integer, got ''");
+}
+
+TEST(actor_system_config, an_unknown_policy_names_the_allowed_policies) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.policy=round-robin"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.scheduler.policy: expected one of work-stealing, "
+                           "work-sharing, got 'round-robin'");
+}
+
+TEST(actor_system_config, a_max_throughput_of_zero_is_malformed) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.max-throughput=0"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(),
+            "troupe.scheduler.max-throughput: expected a positive integer, got '0'");
+  EXPECT_EQ(cfg.scheduler.max_throughput, troupe::defaults::scheduler::max_throughput);
+}
+
+TEST(actor_system_config, an_unknown_verbosity_names_the_log_levels) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.logger.verbosity=loud"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.logger.verbosity: expected one of quiet, error, warning, "
+                           "info, debug, trace, got 'loud'");
+}
+
+TEST(actor_system_config, a_failed_parse_changes_no_option_and_no_remainder) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"first"}));
+  auto err = cfg.parse({"--troupe.scheduler.max-threads=4", "second",
+                        "--troupe.scheduler.max-throughput=lots"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+  EXPECT_EQ(cfg.remainder(), std::vector<std::string>{"first"});
+}
+
+// -- unknown keys --------------------------------------------------------------------
+
+TEST(actor_system_config, an_unknown_key_on_the_command_line_is_an_error_naming_it) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--app.colour=blue"});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_EQ(err.context(), "unknown key 'app.colour' on the command line");
+}
+
+TEST(actor_system_config, an_unknown_key_near_a_declared_key_suggests_it) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.max-thread", "4"});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_EQ(err.context(), "unknown key 'troupe.scheduler.max-thread' on the command line; "
+                           "did you mean 'troupe.scheduler.max-threads'?");
+  size_t rate = 0;
+  cfg.add_option("app.rate", &rate, "messages per second");
+  err = cfg.parse({"--app.reta=4"});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_TRUE(contains(err.context(), "did you mean 'app.rate'?")) << err.context();
+  err = cfg.parse({"--hlep"});
+  EXPECT_TRUE(contains(err.context(), "did you mean 'help'?")) << err.context();
+}
+
+TEST(actor_system_config, an_unknown_key_after_a_bare_double_dash_is_a_positional_argument) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"a", "--", "--not-an-option", "b"}));
+  EXPECT_EQ(cfg.remainder(), (std::vector<std::string>{"a", "--not-an-option", "b"}));
+}
+
+// -- remainder and help --------------------------------------------------------------
+
+TEST(actor_system_config, positional_arguments_keep_their_order_in_the_remainder) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"in.txt", "--troupe.scheduler.max-threads=2", "-", "-v", "out.txt",
+                          "--", "--troupe.scheduler.max-threads=9"}));
+  EXPECT_EQ(cfg.scheduler.max_threads, 2u);
+  EXPECT_EQ(cfg.remainder(), (std::vector<std::string>{"in.txt", "-", "-v", "out.txt",
+                                                       "--troupe.scheduler.max-threads=9"}));
+}
+
+TEST(actor_system_config, help_and_h_request_the_helptext) {
+  for (auto flag : {"--help", "-h"}) {
+    actor_system_config cfg;
+    ASSERT_FALSE(cfg.parse({flag})) << flag;
+    EXPECT_TRUE(cfg.helptext_requested()) << flag;
+  }
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"--help"}));
+  ASSERT_FALSE(cfg.parse(std::vector<std::string>{}));
+  EXPECT_FALSE(cfg.helptext_requested());
+}
+
+TEST(actor_system_config, the_helptext_lists_every_key_with_its_default_and_description) {
+  actor_system_config cfg;
+  std::chrono::milliseconds timeout{250};
+  bool verbose = false;
+  cfg.add_option("app.timeout", &timeout, "how long to wait for a reply")
+    .add_option("app.verbose", &verbose, "print every step");
+  ASSERT_FALSE(cfg.parse({"--help"}));
+  auto text = cfg.helptext();
+  for (auto part : {"--troupe.scheduler.policy=<work-stealing|work-sharing>  "
+                    "(default: work-stealing)",
+                    "--troupe.scheduler.max-threads=<uint>  (default: 0)",
+                    "worker threads; 0 means one per hardware thread",
+                    "--troupe.scheduler.max-throughput=<uint>  (default: 300)",
+                    "--troupe.work-stealing.spin-attempts=<uint>  (default: 64)",
+                    "--troupe.logger.verbosity=<quiet|error|warning|info|debug|trace>  "
+                    "(default: warning)",
+                    "--app.timeout=<duration>  (default: 250ms)",
+                    "how long to wait for a reply",
+                    "--app.verbose[=true|false]  (default: false)", "print every step",
+                    "--config-file=<path>", "-h, --help"})
+    EXPECT_TRUE(contains(text, part)) << "missing: " << part << "\nin:\n" << text;
+}
+
+TEST(actor_system_config, help_wins_over_every_other_argument) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.max-threads=bad", "--unknown", "--help"}));
+  EXPECT_TRUE(cfg.helptext_requested());
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+}
+
+// -- TOML files ------------------------------------------------------------------------
+
+TEST(actor_system_config, a_toml_file_sets_keys_through_its_tables) {
+  temp_file file{R"(
+[troupe.scheduler]
+policy = "work-sharing"
+max-threads = 4
+max-throughput = 50
+
+[troupe]
+work-stealing.spin-attempts = 7
+logger.verbosity = "error"
+)"};
+  actor_system_config cfg;
+  auto err = cfg.parse({file.flag()});
+  ASSERT_FALSE(err) << to_string(err);
+  EXPECT_EQ(cfg.scheduler.policy, "work-sharing");
+  EXPECT_EQ(cfg.scheduler.max_threads, 4u);
+  EXPECT_EQ(cfg.scheduler.max_throughput, 50u);
+  EXPECT_EQ(cfg.scheduler.spin_attempts, 7u);
+  EXPECT_EQ(cfg.logger_verbosity, troupe::log_level::error);
+}
+
+TEST(actor_system_config, the_config_file_path_may_be_a_separate_argument) {
+  temp_file file{"troupe.scheduler.max-threads = 5\n"};
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"--config-file", file.path()}));
+  EXPECT_EQ(cfg.scheduler.max_threads, 5u);
+}
+
+TEST(actor_system_config, the_command_line_wins_over_the_file_wherever_the_file_is_named) {
+  temp_file file{"[troupe.scheduler]\nmax-threads = 4\nmax-throughput = 50\n"};
+  {
+    actor_system_config cfg;
+    ASSERT_FALSE(cfg.parse({file.flag(), "--troupe.scheduler.max-threads=2"}));
+    EXPECT_EQ(cfg.scheduler.max_threads, 2u);
+    EXPECT_EQ(cfg.scheduler.max_throughput, 50u);
+  }
+  {
+    actor_system_config cfg;
+    ASSERT_FALSE(cfg.parse({"--troupe.scheduler.max-threads=2", file.flag()}));
+    EXPECT_EQ(cfg.scheduler.max_threads, 2u);
+    EXPECT_EQ(cfg.scheduler.max_throughput, 50u);
+  }
+}
+
+TEST(actor_system_config, an_unknown_key_in_the_file_names_the_key_the_file_and_the_line) {
+  temp_file file{"[troupe.scheduler]\nmax-threads = 4\nmax-thraeds = 4\n"};
+  actor_system_config cfg;
+  auto err = cfg.parse({file.flag()});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_EQ(err.context(), file.path() + ":3:1: unknown key 'troupe.scheduler.max-thraeds' in "
+                             + file.path() + "; did you mean 'troupe.scheduler.max-threads'?");
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+}
+
+TEST(actor_system_config, a_malformed_value_in_the_file_names_the_file_line_key_and_value) {
+  temp_file file{"[troupe.scheduler]\n\nmax-throughput = 0\n"};
+  actor_system_config cfg;
+  auto err = cfg.parse({file.flag()});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), file.path() + ":3:18: troupe.scheduler.max-throughput: expected a "
+                                         "positive integer, got '0'");
+}
+
+TEST(actor_system_config, a_value_of_the_wrong_toml_type_names_both_types) {
+  temp_file file{"troupe.scheduler.max-threads = \"four\"\n"};
+  actor_system_config cfg;
+  auto err = cfg.parse({file.flag()});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), file.path() + ":1:32: troupe.scheduler.max-threads: expected an "
+                                         "unsigned integer, got a string 'four'");
+}
+
+TEST(actor_system_config, a_toml_syntax_error_names_the_file_line_and_column) {
+  temp_file file{"[troupe.scheduler]\nmax-threads = 4\npolicy = work-sharing\n"};
+  actor_system_config cfg;
+  auto err = cfg.parse({file.flag()});
+  EXPECT_EQ(err, errc::parse_error);
+  EXPECT_TRUE(err.context().starts_with(file.path() + ":3:")) << err.context();
+}
+
+TEST(actor_system_config, a_missing_config_file_is_a_parse_error_naming_the_path) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--config-file=/nonexistent/troupe.toml"});
+  EXPECT_EQ(err, errc::parse_error);
+  EXPECT_TRUE(contains(err.context(), "'/nonexistent/troupe.toml'")) << err.context();
+}
+
+TEST(actor_system_config, an_empty_config_file_path_is_malformed) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--config-file="});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "config-file: expected a path, got ''");
+}
+
+// -- user options ------------------------------------------------------------------------
+
+TEST(actor_system_config, user_options_of_every_supported_type_read_the_command_line) {
+  actor_system_config cfg;
+  bool verbose = false;
+  bool cache = true;
+  int offset = 0;
+  int8_t small = 0;
+  uint16_t port = 0;
+  size_t count = 0;
+  double ratio = 0;
+  float scale = 0;
+  std::string name;
+  std::chrono::milliseconds timeout{0};
+  std::chrono::microseconds tick{0};
+  std::chrono::seconds period{0};
+  std::chrono::minutes lease{0};
+  std::chrono::duration<double> fraction{0};
+  std::vector<std::string> hosts;
+  cfg.add_option("app.verbose", &verbose, "")
+    .add_option("app.cache", &cache, "")
+    .add_option("app.offset", &offset, "")
+    .add_option("app.small", &small, "")
+    .add_option("app.port", &port, "")
+    .add_option("app.count", &count, "")
+    .add_option("app.ratio", &ratio, "")
+    .add_option("app.scale", &scale, "")
+    .add_option("app.name", &name, "")
+    .add_option("app.timeout", &timeout, "")
+    .add_option("app.tick", &tick, "")
+    .add_option("app.period", &period, "")
+    .add_option("app.lease", &lease, "")
+    .add_option("app.fraction", &fraction, "")
+    .add_option("app.hosts", &hosts, "");
+  auto err = cfg.parse({"--app.verbose", "--app.cache=false", "--app.offset", "-5",
+                        "--app.small=-128", "--app.port=8080", "--app.count=12",
+                        "--app.ratio=0.25", "--app.scale", "1.5", "--app.name=hello world",
+                        "--app.timeout=10ms", "--app.tick=200us", "--app.period=1s",
+                        "--app.lease=5min", "--app.fraction=1.5s", "--app.hosts=a,b",
+                        "--app.hosts", "c"});
+  ASSERT_FALSE(err) << to_string(err);
+  EXPECT_TRUE(verbose);
+  EXPECT_FALSE(cache);
+  EXPECT_EQ(offset, -5);
+  EXPECT_EQ(small, -128);
+  EXPECT_EQ(port, 8080);
+  EXPECT_EQ(count, 12u);
+  EXPECT_EQ(ratio, 0.25);
+  EXPECT_EQ(scale, 1.5f);
+  EXPECT_EQ(name, "hello world");
+  EXPECT_EQ(timeout, 10ms);
+  EXPECT_EQ(tick, 200us);
+  EXPECT_EQ(period, 1s);
+  EXPECT_EQ(lease, 5min);
+  EXPECT_EQ(fraction.count(), 1.5);
+  EXPECT_EQ(hosts, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_TRUE(cfg.remainder().empty());
+}
+
+TEST(actor_system_config, user_options_of_every_supported_type_read_the_toml_file) {
+  temp_file file{R"(
+[app]
+verbose = true
+offset = -3
+ratio = 2
+scale = 0.5
+name = "n"
+timeout = "1.5s"
+hosts = ["x", "y"]
+)"};
+  actor_system_config cfg;
+  bool verbose = false;
+  int offset = 0;
+  double ratio = 0;
+  float scale = 0;
+  std::string name;
+  std::chrono::milliseconds timeout{0};
+  std::vector<std::string> hosts{"default"};
+  cfg.add_option("app.verbose", &verbose, "")
+    .add_option("app.offset", &offset, "")
+    .add_option("app.ratio", &ratio, "")
+    .add_option("app.scale", &scale, "")
+    .add_option("app.name", &name, "")
+    .add_option("app.timeout", &timeout, "")
+    .add_option("app.hosts", &hosts, "");
+  auto err = cfg.parse({file.flag()});
+  ASSERT_FALSE(err) << to_string(err);
+  EXPECT_TRUE(verbose);
+  EXPECT_EQ(offset, -3);
+  EXPECT_EQ(ratio, 2.0);
+  EXPECT_EQ(scale, 0.5f);
+  EXPECT_EQ(name, "n");
+  EXPECT_EQ(timeout, 1500ms);
+  EXPECT_EQ(hosts, (std::vector<std::string>{"x", "y"}));
+}
+
+TEST(actor_system_config, a_boolean_option_takes_true_or_false_only) {
+  actor_system_config cfg;
+  bool verbose = false;
+  cfg.add_option("app.verbose", &verbose, "");
+  auto err = cfg.parse({"--app.verbose=yes"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "app.verbose: expected true or false, got 'yes'");
+  EXPECT_FALSE(verbose);
+}
+
+TEST(actor_system_config, an_integer_out_of_its_range_names_the_range) {
+  actor_system_config cfg;
+  uint8_t level = 0;
+  int16_t delta = 0;
+  cfg.add_option("app.level", &level, "").add_option("app.delta", &delta, "");
+  auto err = cfg.parse({"--app.level=256"});
+  EXPECT_EQ(err.context(), "app.level: expected an unsigned integer no greater than 255, "
+                           "got '256'");
+  err = cfg.parse({"--app.delta=-40000"});
+  EXPECT_EQ(err.context(), "app.delta: expected an integer between -32768 and 32767, "
+                           "got '-40000'");
+  err = cfg.parse({"--app.delta=1.5"});
+  EXPECT_EQ(err.context(), "app.delta: expected an integer, got '1.5'");
+}
+
+TEST(actor_system_config, a_duration_needs_a_unit_and_must_fit_the_option_exactly) {
+  actor_system_config cfg;
+  std::chrono::milliseconds timeout{0};
+  cfg.add_option("app.timeout", &timeout, "");
+  auto err = cfg.parse({"--app.timeout=10"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "app.timeout: expected a duration such as 10ms (units: ns, us, ms, "
+                           "s, min, h), got '10'");
+  err = cfg.parse({"--app.timeout=10 ms"});
+  EXPECT_EQ(err, errc::malformed_value);
+  err = cfg.parse({"--app.timeout=200us"});
+  EXPECT_EQ(err.context(), "app.timeout: expected a whole number of ms, got '200us'");
+  ASSERT_FALSE(cfg.parse({"--app.timeout=2h"}));
+  EXPECT_EQ(timeout, 2h);
+  ASSERT_FALSE(cfg.parse({"--app.timeout=0.5s"}));
+  EXPECT_EQ(timeout, 500ms);
+}
+
+TEST(actor_system_config, a_policy_of_the_wrong_toml_type_names_the_allowed_policies) {
+  temp_file file{"[troupe.scheduler]\npolicy = 1\n"};
+  actor_system_config cfg;
+  auto err = cfg.parse({file.flag()});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), file.path() + ":2:10: troupe.scheduler.policy: expected one of "
+                                         "work-stealing, work-sharing, got an integer 1");
+}
+
+TEST(actor_system_config, a_user_option_of_the_wrong_toml_type_is_malformed) {
+  temp_file file{"[app]\nhosts = [\"a\", 1]\n"};
+  actor_system_config cfg;
+  std::vector<std::string> hosts;
+  cfg.add_option("app.hosts", &hosts, "");
+  auto err = cfg.parse({file.flag()});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_TRUE(contains(err.context(), "app.hosts: expected an array of strings, got an array"))
+    << err.context();
+}
+
+TEST(actor_system_config, an_empty_list_value_clears_a_list_option) {
+  actor_system_config cfg;
+  std::vector<std::string> hosts{"a"};
+  cfg.add_option("app.hosts", &hosts, "");
+  ASSERT_FALSE(cfg.parse({"--app.hosts="}));
+  EXPECT_TRUE(hosts.empty());
+}
+
+TEST(actor_system_config, declaring_a_key_twice_is_a_logic_error) {
+  actor_system_config cfg;
+  int x = 0;
+  cfg.add_option("app.x", &x, "");
+  EXPECT_THROW(cfg.add_option("app.x", &x, ""), std::logic_error);
+  EXPECT_THROW(cfg.add_option("troupe.scheduler.max-threads", &x, ""), std::logic_error);
+}
+
+TEST(actor_system_config, a_key_that_is_not_a_dotted_name_is_a_logic_error) {
+  actor_system_config cfg;
+  int x = 0;
+  for (auto key : {"x", "", "app.", ".x", "app..x", "app.x y", "app.-x", "app.x=1"})
+    EXPECT_THROW(cfg.add_option(key, &x, ""), std::logic_error) << key;
+  EXPECT_THROW(cfg.add_option("troupe.mine", &x, ""), std::logic_error);
+  EXPECT_THROW(cfg.add_option<int>("app.null", nullptr, ""), std::logic_error);
+  EXPECT_NO_THROW(cfg.add_option("my-app.sub_group.rate-2", &x, ""));
+}
