@@ -29,7 +29,7 @@ void abstract_actor::send_exit_to(const actor_addr& dest, const actor_addr& sour
                                   const error& reason, execution_unit* ctx) {
   if (auto hdl = dest.lock())
     hdl.ctrl()->get()->enqueue(
-      make_mailbox_element(nullptr, message_id::make(message_priority::urgent),
+      make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
                            make_message(exit_msg{source, reason})),
       ctx);
 }
@@ -77,7 +77,7 @@ void abstract_actor::add_monitor(const actor_addr& observer) {
     reason = fail_state_;
   }
   if (auto hdl = observer.lock())
-    hdl.ctrl()->get()->enqueue(make_mailbox_element(nullptr, message_id::make(),
+    hdl.ctrl()->get()->enqueue(make_mailbox_element(nullptr, message_id::make_system(),
                                                     make_message(down_msg{address(), reason})),
                                nullptr);
 }
@@ -115,7 +115,7 @@ bool abstract_actor::cleanup(error reason, execution_unit* ctx) {
   }
   for (auto& observer : monitors)
     if (auto hdl = observer.lock())
-      hdl.ctrl()->get()->enqueue(make_mailbox_element(nullptr, message_id::make(),
+      hdl.ctrl()->get()->enqueue(make_mailbox_element(nullptr, message_id::make_system(),
                                                       make_message(down_msg{self, reason})),
                                  ctx);
   // Last: await_all_actors_done may return as soon as this runs.

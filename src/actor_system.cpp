@@ -137,18 +137,47 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
     return;
   }
   self->set_detached(true);
-  auto wakeup = std::make_shared<std::counting_semaphore<>>(0);
+  // The thread holds a strong reference only while the actor has work, as
+  // a scheduler does: between its own resume calls it holds none, so an
+  // idle detached actor without handles is cleaned up as unreachable.
+  // A sender that unblocks the actor hands the thread a reference (it holds
+  // one itself while it enqueues); the actor's destruction wakes the thread
+  // with `gone` set, and the thread then no longer touches the actor.
+  struct detached_state {
+    std::counting_semaphore<> wakeup{0};
+    std::atomic<bool> gone{false};
+  };
+  struct destruction_signal {
+    std::shared_ptr<detached_state> state;
+    ~destruction_signal() {
+      state->gone.store(true, std::memory_order_release);
+      state->wakeup.release();
+    }
+  };
+  auto state = std::make_shared<detached_state>();
+  auto* ctrl = self->ctrl();
   // Read by senders only after they unblocked the actor, which happens
-  // after this assignment (the mailbox's CAS orders the two).
-  self->wake_detached = [wakeup] { wakeup->release(); };
-  start_thread([this, ptr = strong_actor_ptr{self->ctrl()}, self, wakeup] {
+  // after this assignment (the mailbox's CAS orders the two). Destroyed
+  // with the actor, which fires the signal.
+  self->wake_detached = [ctrl, signal = std::make_shared<destruction_signal>(state)] {
+    ctrl->strong_ref();
+    signal->state->wakeup.release();
+  };
+  // The thread's reference for the first resume.
+  self->ref_resumable();
+  start_thread([this, self, ctrl, state] {
     detached_unit unit{*scheduler_};
     for (;;) {
       auto res = self->resume(&unit, max_throughput_);
+      if (res == resumable::resume_result::resume_later)
+        continue;
+      // May be the last reference: then the actor is destroyed right here.
+      ctrl->strong_deref();
       if (res == resumable::resume_result::done)
-        break;
-      if (res == resumable::resume_result::awaiting_message)
-        wakeup->acquire();
+        return;
+      state->wakeup.acquire();
+      if (state->gone.load(std::memory_order_acquire))
+        return;
     }
   });
 }

@@ -4,11 +4,13 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
@@ -181,8 +183,10 @@ std::string join(std::span<const std::string_view> xs, std::string_view sep) {
 }
 
 // Letters, digits, '-' and '_' between dots; at least two parts, each starting
-// with a letter or digit.
+// with a letter or digit, the first with a letter.
 bool is_dotted_name(std::string_view key) {
+  if (key.empty() || !std::isalpha(static_cast<unsigned char>(key.front())))
+    return false;
   size_t parts = 0;
   while (true) {
     auto part = key.substr(0, key.find('.'));
@@ -217,25 +221,26 @@ size_t edit_distance(std::string_view x, std::string_view y) {
   return d[x.size()][y.size()];
 }
 
-// "; did you mean 'x'?" for the nearest candidate at distance 2 or less.
-std::string suggestion(std::string_view key, const std::vector<std::string_view>& candidates,
-                       std::string_view prefix) {
+// "; did you mean 'x'?" for the nearest declared key (or `extra` name) at
+// distance 2 or less.
+std::string suggestion(std::string_view key, const std::vector<config_option>& options,
+                       std::initializer_list<std::string_view> extra = {}) {
   std::string_view best;
   size_t best_distance = 3;
-  for (auto candidate : candidates) {
+  auto consider = [&](std::string_view candidate) {
     auto dist = edit_distance(key, candidate);
     if (dist < best_distance) {
       best = candidate;
       best_distance = dist;
     }
-  }
+  };
+  for (const auto& opt : options)
+    consider(opt.key);
+  for (auto name : extra)
+    consider(name);
   if (best.empty())
     return {};
-  std::string result = "; did you mean '";
-  result += prefix;
-  result += best;
-  result += "'?";
-  return result;
+  return "; did you mean '" + std::string{best} + "'?";
 }
 
 error malformed(std::string_view where, std::string_view key, std::string_view what,
@@ -410,12 +415,18 @@ actor_system_config::actor_system_config() {
 
   auto max_throughput = detail::make_config_option(&scheduler.max_throughput);
   max_throughput.key = "troupe.scheduler.max-throughput";
-  max_throughput.description = "messages an actor handles before it yields its worker";
+  max_throughput.description
+    = "messages an actor handles before it yields its worker, or 'infinite'";
+  max_throughput.placeholder = "<uint|infinite>";
+  if (scheduler.max_throughput == std::numeric_limits<size_t>::max())
+    max_throughput.default_text = "infinite";
   max_throughput.assign = [this](std::span<const std::string> values,
                                  bool store) -> std::string {
     size_t n = 0;
-    if (!detail::parse_config_value(values.back(), n).empty() || n == 0)
-      return "a positive integer";
+    if (values.back() == "infinite")
+      n = std::numeric_limits<size_t>::max();
+    else if (!detail::parse_config_value(values.back(), n).empty() || n == 0)
+      return "a positive integer or 'infinite'";
     if (store)
       scheduler.max_throughput = n;
     return {};
@@ -474,11 +485,8 @@ const config_option* actor_system_config::find_option(std::string_view key) cons
 error actor_system_config::set(std::string_view key, std::string_view value) {
   auto opt = find_option(key);
   if (opt == nullptr) {
-    std::vector<std::string_view> keys;
-    for (const auto& x : options_)
-      keys.emplace_back(x.key);
     return make_error(errc::unknown_key,
-                      "unknown key " + single_quoted(key) + suggestion(key, keys, ""));
+                      "unknown key " + single_quoted(key) + suggestion(key, options_));
   }
   std::vector<std::string> values;
   if (opt->kind == config_kind::string_list)
@@ -517,26 +525,28 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
   // Every option takes zero or one value, so "--key --other" never swallows
   // "--other", and CLI11 keeps each occurrence for us to check.
   CLI::App app;
-  app.allow_extras();
-  app.set_help_flag();
-  auto help = app.add_flag("-h,--help");
-  auto config_file = app.add_option("--config-file")
-                       ->expected(0, 1)
-                       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  CLI::Option* help = nullptr;
+  CLI::Option* config_file = nullptr;
   std::vector<std::pair<const config_option*, CLI::Option*>> cli_options;
-  for (const auto& opt : options_) {
-    CLI::Option* cli_opt = nullptr;
-    if (opt.kind == config_kind::boolean)
-      cli_opt = app.add_flag("--" + opt.key + "{true}");
-    else
-      cli_opt = app.add_option("--" + opt.key)->expected(0, 1);
-    cli_opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    cli_options.emplace_back(&opt, cli_opt);
-  }
   try {
+    app.allow_extras();
+    app.set_help_flag();
+    help = app.add_flag("-h,--help");
+    config_file = app.add_option("--config-file")
+                    ->expected(0, 1)
+                    ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    for (const auto& opt : options_) {
+      CLI::Option* cli_opt = nullptr;
+      if (opt.kind == config_kind::boolean)
+        cli_opt = app.add_flag("--" + opt.key + "{true}");
+      else
+        cli_opt = app.add_option("--" + opt.key)->expected(0, 1);
+      cli_opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      cli_options.emplace_back(&opt, cli_opt);
+    }
     std::reverse(args.begin(), args.end()); // CLI11 takes them back to front
     app.parse(args);
-  } catch (const CLI::ParseError& ex) {
+  } catch (const CLI::Error& ex) {
     return make_error(errc::parse_error, std::string{"command line: "} + ex.what());
   }
   if (help->count() > 0) {
@@ -552,12 +562,9 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
     }
     auto key = std::string_view{arg}.substr(2);
     key = key.substr(0, key.find('='));
-    std::vector<std::string_view> keys{"help", "config-file"};
-    for (const auto& opt : options_)
-      keys.emplace_back(opt.key);
-    return make_error(errc::unknown_key, "unknown key " + single_quoted(key)
-                                           + " on the command line"
-                                           + suggestion(key, keys, ""));
+    return make_error(errc::unknown_key,
+                      "unknown key " + single_quoted(key) + " on the command line"
+                        + suggestion(key, options_, {"help", "config-file"}));
   }
   remainder.insert(remainder.end(), std::make_move_iterator(after_separator.begin()),
                    std::make_move_iterator(after_separator.end()));
@@ -569,8 +576,8 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
       return malformed("", "config-file", "a path", "''");
     std::ifstream in{path, std::ios::binary};
     if (!in)
-      return make_error(errc::parse_error, "cannot open config file " + single_quoted(path) + ": "
-                                             + std::strerror(errno));
+      return make_error(errc::parse_error, "cannot open config file " + single_quoted(path)
+                                             + ": " + std::strerror(errno));
     std::string content{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
     if (in.bad())
       return make_error(errc::parse_error, "cannot read config file " + single_quoted(path));
@@ -598,12 +605,10 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
           if (auto err = self(self, *sub, key + '.'))
             return err;
         } else {
-          std::vector<std::string_view> keys;
-          for (const auto& opt : options_)
-            keys.emplace_back(opt.key);
-          return make_error(errc::unknown_key, location(path, k.source().begin)
-                                                 + "unknown key " + single_quoted(key) + " in "
-                                                 + path + suggestion(key, keys, ""));
+          return make_error(errc::unknown_key,
+                            location(path, k.source().begin) + "unknown key "
+                              + single_quoted(key) + " in " + path
+                              + suggestion(key, options_));
         }
       }
       return {};

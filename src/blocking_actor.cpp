@@ -2,6 +2,8 @@
 
 #include "troupe/actor_system.hpp"
 
+#include <algorithm>
+
 namespace troupe {
 
 actor_exited::actor_exited(error reason)
@@ -98,7 +100,7 @@ bool blocking_actor::receive_one(behavior& bhvr, clock::time_point deadline) {
     auto elem = dequeue(deadline);
     if (!elem)
       return false;
-    if (handle_system_message(elem))
+    if (handle_system_message(elem) || is_stale_response(*elem))
       continue;
     if (!elem->mid.is_response() && try_handle(elem))
       return true;
@@ -125,14 +127,26 @@ mailbox_element_ptr blocking_actor::await_response(uint64_t number, clock::time_
   }
   for (;;) {
     auto elem = dequeue(deadline);
-    if (!elem)
+    if (!elem) {
+      timed_out_.push_back(number);
       return nullptr;
+    }
     if (is_answer(*elem))
       return elem;
-    if (handle_system_message(elem))
+    if (handle_system_message(elem) || is_stale_response(*elem))
       continue;
     stash_.push_back(elem.release());
   }
+}
+
+bool blocking_actor::is_stale_response(const mailbox_element& elem) {
+  if (timed_out_.empty() || !elem.mid.is_response())
+    return false;
+  auto i = std::find(timed_out_.begin(), timed_out_.end(), elem.mid.request_number());
+  if (i == timed_out_.end())
+    return false;
+  timed_out_.erase(i);
+  return true;
 }
 
 void blocking_actor::on_cleanup(const error& reason, execution_unit* ctx) {

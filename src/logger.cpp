@@ -118,6 +118,10 @@ void append_log_value(std::string& out, unsigned long long x) {
   append_chars(out, x);
 }
 
+void append_log_value(std::string& out, float x) {
+  append_chars(out, x);
+}
+
 void append_log_value(std::string& out, double x) {
   append_chars(out, x);
 }

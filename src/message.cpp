@@ -1,13 +1,20 @@
 #include "troupe/message.hpp"
 
+#include "troupe/detail/thread_cache.hpp"
+
 #include <memory>
+#include <stdexcept>
 
 namespace troupe::detail {
 
+static_assert(element_alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
+              "plain operator new must align message elements");
+
 message_data* message_data::allocate(size_t total_size) {
-  void* mem = ::operator new(header_size + total_size,
-                             std::align_val_t{element_alignment});
-  return new (mem) message_data();
+  auto size = header_size + total_size;
+  if (size >= (size_t{1} << 31))
+    throw std::length_error("troupe: message larger than 2 GiB");
+  return new (cached_allocate(size)) message_data(static_cast<uint32_t>(size));
 }
 
 size_t message_data::offset_of(size_t index) const noexcept {
@@ -18,14 +25,17 @@ size_t message_data::offset_of(size_t index) const noexcept {
 }
 
 void message_data::destroy() noexcept {
-  auto* base = storage();
-  for (auto id : types_) {
-    auto* meta = global_meta_object(id);
-    meta->destroy(base);
-    base += meta->padded_size;
+  if (!trivial_) {
+    auto* base = storage();
+    for (auto id : types_) {
+      auto* meta = global_meta_object(id);
+      meta->destroy(base);
+      base += meta->padded_size;
+    }
   }
+  size_t size = alloc_size_;
   this->~message_data();
-  ::operator delete(this, std::align_val_t{element_alignment});
+  cached_deallocate(this, size);
 }
 
 message_data* message_data::copy() const {
@@ -54,7 +64,7 @@ message_data* message_data::copy() const {
     result->destroy(); // the type list is still empty: frees the memory only
     throw;
   }
-  result->set_types(types_);
+  result->set_types(types_, trivial_);
   return result;
 }
 

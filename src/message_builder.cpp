@@ -23,7 +23,9 @@ message_builder& message_builder::append_all(const message& msg) {
       ::operator delete(ptr);
       throw;
     }
-    elements_.emplace_back(types[i], ptr);
+    // `elem` owns the copy until the vector does: growing it may throw.
+    element elem{types[i], ptr};
+    elements_.push_back(std::move(elem));
   }
   return *this;
 }
@@ -37,6 +39,8 @@ message message_builder::build(Init init) const {
     ids.push_back(x.id);
     total += detail::global_meta_object(x.id)->padded_size;
   }
+  // Interning may throw, so it runs before any element exists.
+  auto types = type_id_list::intern(ids);
   auto* data = detail::message_data::allocate(total);
   message result{data};
   auto* dst = data->storage();
@@ -57,7 +61,7 @@ message message_builder::build(Init init) const {
     }
     throw;
   }
-  data->set_types(type_id_list::intern(ids));
+  data->set_types(types);
   return result;
 }
 

@@ -15,8 +15,12 @@ struct response_promise::state {
     if (delivered || !requester || !mid.is_request())
       return;
     delivered = true;
-    requester->get()->enqueue(make_mailbox_element(self, mid.response_id(), std::move(msg)),
-                              nullptr);
+    // A delivered promise keeps no actor alive: an actor storing it in its
+    // state would otherwise hold a strong reference to itself forever.
+    auto dest = std::move(requester);
+    dest->get()->enqueue(make_mailbox_element(std::move(self), mid.response_id(),
+                                              std::move(msg)),
+                         nullptr);
   }
 
   ~state() {

@@ -87,6 +87,8 @@ resumable::resume_result scheduled_actor::resume(execution_unit* ctx, size_t max
     if (raw == nullptr) {
       if (mailbox_.try_block())
         return resume_result::awaiting_message;
+      if (mailbox_.closed())
+        return resume_result::done;
       continue;
     }
     mailbox_element_ptr elem{raw};
@@ -158,22 +160,14 @@ scheduled_actor::consume_result scheduled_actor::consume(mailbox_element_ptr& el
   current_element_ = elem.get();
   consume_result result;
   try {
-    auto& msg = elem->payload;
-    if (elem->mid.is_response()) {
+    if (elem->mid.is_response())
       result = handle_response(elem);
-    } else if (msg.match_elements<exit_msg>()) {
-      result = handle_exit(msg.get_mutable_as<exit_msg>(0), elem);
-    } else if (msg.match_elements<detail::request_timeout_msg>()) {
-      handle_timeout(msg.get_as<detail::request_timeout_msg>(0).request_number);
-      result = consume_result::consumed;
-    } else if (!awaited_.empty()) {
+    else if (elem->mid.is_system())
+      result = handle_system_message(elem);
+    else if (!awaited_.empty())
       result = consume_result::skipped;
-    } else if (down_handler_ && msg.match_elements<down_msg>()) {
-      down_handler_(msg.get_mutable_as<down_msg>(0));
-      result = consume_result::consumed;
-    } else {
+    else
       result = invoke_behavior(elem);
-    }
   } catch (...) {
     current_element_ = nullptr;
     graveyard_.clear();
@@ -181,23 +175,41 @@ scheduled_actor::consume_result scheduled_actor::consume(mailbox_element_ptr& el
     return consume_result::consumed;
   }
   current_element_ = nullptr;
-  graveyard_.clear();
+  if (!graveyard_.empty())
+    graveyard_.clear();
   if (result == consume_result::skipped)
     stash_.push_back(elem.release());
-  if (!terminated()) {
+  if (quit_requested_ || (bhvr_stack_.empty() && pending_.empty()))
     finish_if_idle();
-    if (!terminated() && behavior_changed_ && result == consume_result::consumed)
-      replay_stash();
-  }
+  else if (behavior_changed_ && result == consume_result::consumed)
+    replay_stash();
   return result;
+}
+
+scheduled_actor::consume_result
+scheduled_actor::handle_system_message(mailbox_element_ptr& elem) {
+  auto& msg = elem->payload;
+  if (msg.match_elements<exit_msg>())
+    return handle_exit(msg.get_mutable_as<exit_msg>(0), elem);
+  if (msg.match_elements<detail::request_timeout_msg>()) {
+    handle_timeout(msg.get_as<detail::request_timeout_msg>(0).request_number);
+    return consume_result::consumed;
+  }
+  if (!awaited_.empty())
+    return consume_result::skipped;
+  if (down_handler_ && msg.match_elements<down_msg>()) {
+    down_handler_(msg.get_mutable_as<down_msg>(0));
+    return consume_result::consumed;
+  }
+  return invoke_behavior(elem);
 }
 
 scheduled_actor::consume_result scheduled_actor::invoke_behavior(mailbox_element_ptr& elem) {
   auto& msg = elem->payload;
   detail::handler_result res;
   if (bhvr_stack_.empty() || !bhvr_stack_.back().invoke(msg, res)) {
-    if (msg.match_elements<exit_msg>() || msg.match_elements<down_msg>()) {
-      // System messages nobody asked for are dropped quietly.
+    if (elem->mid.is_system()) {
+      // Exit and down messages nobody asked for are dropped quietly.
       return consume_result::consumed;
     }
     res = default_handler_(this, msg);
@@ -237,7 +249,7 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
     timer = system().timers().schedule(deadline, [self = address(), number] {
       if (auto hdl = self.lock())
         hdl.ctrl()->get()->enqueue(
-          make_mailbox_element(nullptr, message_id::make(message_priority::urgent),
+          make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
                                make_message(detail::request_timeout_msg{number})),
           nullptr);
     });
@@ -255,9 +267,9 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
   return timer;
 }
 
-void scheduled_actor::add_response_handler(uint64_t number, behavior on_value,
-                                           error_handler on_error, uint64_t timer,
-                                           bool awaited) {
+void scheduled_actor::add_response_handler(uint64_t number, detail::response_fn on_value,
+                                           detail::response_error_fn on_error,
+                                           uint64_t timer, bool awaited) {
   pending_.push_back(
     pending_response{number, std::move(on_value), std::move(on_error), timer, awaited});
   if (awaited)
@@ -291,16 +303,15 @@ scheduled_actor::consume_result scheduled_actor::handle_response(mailbox_element
   if (handler.timer != detail::invalid_timer_id)
     system().timers().cancel(handler.timer);
   auto& msg = elem->payload;
-  detail::handler_result ignored;
   if (msg.match_elements<error>()) {
     auto& err = msg.get_mutable_as<error>(0);
     // A handler that takes the error itself gets it; otherwise the error
     // handler does.
-    if (!handler.on_value.invoke(msg, ignored))
+    if (!handler.on_value(msg))
       call_error_handler(handler.on_error, err);
     return consume_result::consumed;
   }
-  if (!handler.on_value.invoke(msg, ignored)) {
+  if (!handler.on_value(msg)) {
     error err{errc::unexpected_response,
               "response " + to_string(msg) + " does not match the response handler"};
     call_error_handler(handler.on_error, err);
@@ -322,7 +333,7 @@ void scheduled_actor::handle_timeout(uint64_t number) {
   call_error_handler(handler.on_error, err);
 }
 
-void scheduled_actor::call_error_handler(error_handler& handler, error& err) {
+void scheduled_actor::call_error_handler(detail::response_error_fn& handler, error& err) {
   if (handler) {
     handler(err);
     return;

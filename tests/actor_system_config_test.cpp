@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -131,9 +133,11 @@ TEST(actor_system_config, set_changes_one_key_and_reports_errors_like_parse) {
   EXPECT_EQ(cfg.scheduler.max_throughput, 9u);
   auto err = cfg.set("troupe.scheduler.max-throughput", "many");
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_EQ(err.context(), "troupe.scheduler.max-throughput: expected a positive integer, "
-                           "got 'many'");
+  EXPECT_EQ(err.context(), "troupe.scheduler.max-throughput: expected a positive integer "
+                           "or 'infinite', got 'many'");
   EXPECT_EQ(cfg.scheduler.max_throughput, 9u);
+  ASSERT_FALSE(cfg.set("troupe.scheduler.max-throughput", "infinite"));
+  EXPECT_EQ(cfg.scheduler.max_throughput, std::numeric_limits<size_t>::max());
   err = cfg.set("troupe.scheduler.max-thraeds", "2");
   EXPECT_EQ(err, errc::unknown_key);
   EXPECT_TRUE(contains(err.context(), "'troupe.scheduler.max-thraeds'")) << err.context();
@@ -179,7 +183,8 @@ TEST(actor_system_config, a_max_throughput_of_zero_is_malformed) {
   auto err = cfg.parse({"--troupe.scheduler.max-throughput=0"});
   EXPECT_EQ(err, errc::malformed_value);
   EXPECT_EQ(err.context(),
-            "troupe.scheduler.max-throughput: expected a positive integer, got '0'");
+            "troupe.scheduler.max-throughput: expected a positive integer or 'infinite', "
+            "got '0'");
   EXPECT_EQ(cfg.scheduler.max_throughput, troupe::defaults::scheduler::max_throughput);
 }
 
@@ -266,7 +271,7 @@ TEST(actor_system_config, the_helptext_lists_every_key_with_its_default_and_desc
                     "(default: work-stealing)",
                     "--troupe.scheduler.max-threads=<uint>  (default: 0)",
                     "worker threads; 0 means one per hardware thread",
-                    "--troupe.scheduler.max-throughput=<uint>  (default: 300)",
+                    "--troupe.scheduler.max-throughput=<uint|infinite>  (default: infinite)",
                     "--troupe.work-stealing.spin-attempts=<uint>  (default: 64)",
                     "--troupe.logger.verbosity=<quiet|error|warning|info|debug|trace>  "
                     "(default: warning)",
@@ -346,7 +351,7 @@ TEST(actor_system_config, a_malformed_value_in_the_file_names_the_file_line_key_
   auto err = cfg.parse({file.flag()});
   EXPECT_EQ(err, errc::malformed_value);
   EXPECT_EQ(err.context(), file.path() + ":3:18: troupe.scheduler.max-throughput: expected a "
-                                         "positive integer, got '0'");
+                                         "positive integer or 'infinite', got '0'");
 }
 
 TEST(actor_system_config, a_value_of_the_wrong_toml_type_names_both_types) {
@@ -558,7 +563,7 @@ TEST(actor_system_config, declaring_a_key_twice_is_a_logic_error) {
 TEST(actor_system_config, a_key_that_is_not_a_dotted_name_is_a_logic_error) {
   actor_system_config cfg;
   int x = 0;
-  for (auto key : {"x", "", "app.", ".x", "app..x", "app.x y", "app.-x", "app.x=1"})
+  for (auto key : {"x", "", "app.", ".x", "1app.x", "app..x", "app.x y", "app.-x", "app.x=1"})
     EXPECT_THROW(cfg.add_option(key, &x, ""), std::logic_error) << key;
   EXPECT_THROW(cfg.add_option("troupe.mine", &x, ""), std::logic_error);
   EXPECT_THROW(cfg.add_option<int>("app.null", nullptr, ""), std::logic_error);

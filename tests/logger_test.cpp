@@ -137,10 +137,10 @@ TEST_F(logger, the_macros_evaluate_no_argument_when_their_level_is_off) {
 
 TEST_F(logger, the_macros_fill_placeholders_in_order_and_unescape_braces) {
   troupe::logger::set_level(troupe::log_level::debug);
-  TROUPE_LOG_DEBUG("sched", "{} + {} = {} {{set}}", 1, 2.5, "3.5"s);
+  TROUPE_LOG_DEBUG("sched", "{} + {} = {} {{set}} {}", 1, 2.5, "3.5"s, 0.1f);
   TROUPE_LOG_DEBUG("sched", "no placeholders");
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_EQ(lines[0], "[troupe] debug sched: 1 + 2.5 = 3.5 {set}");
+  EXPECT_EQ(lines[0], "[troupe] debug sched: 1 + 2.5 = 3.5 {set} 0.1");
   EXPECT_EQ(lines[1], "[troupe] debug sched: no placeholders");
 }
 

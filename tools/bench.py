@@ -8,7 +8,7 @@ Every program of a study takes the same command line,
 and is timed as a whole process (wall clock from spawn to exit, as CAF's
 benchmarks repository does), together with its user + system CPU time and
 its peak resident memory, both from the kernel's accounting of that one
-child (wait4). For each case and thread count, the systems take turns run
+child (wait4, in the small launcher <build>/benchmarks/troupe_bench_launch). For each case and thread count, the systems take turns run
 by run, so that a slow drift of the machine hits all of them alike.
 
 Each measurement becomes one JSON line (see "Benchmark results format" in
@@ -166,14 +166,22 @@ def tail(text, lines=8, chars=600):
     return text[-chars:]
 
 
-def run_program(cmd, timeout):
-    """Runs `cmd` in an empty directory and measures it through wait4."""
+def run_program(cmd, timeout, launcher):
+    """Runs `cmd` in an empty directory, through `launcher` when there is one.
+
+    The launcher (benchmarks/common/launch.cpp) forks the program from a
+    process of about 1 MiB and reports its wall time, CPU time and peak RSS.
+    Without it, the numbers come from wait4 on the child forked here, whose
+    peak RSS cannot be less than this interpreter's (about 16 MiB).
+    """
     with tempfile.TemporaryDirectory(prefix="troupe-bench-") as cwd, \
             tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        report = os.path.join(cwd, "launch-report")
+        full_cmd = [launcher, report] + cmd if launcher else cmd
         timed_out = threading.Event()
         start = time.perf_counter()
         try:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=cwd,
+            proc = subprocess.Popen(full_cmd, stdout=out, stderr=err, cwd=cwd,
                                     start_new_session=True)
         except OSError as e:
             return Run(False, 0.0, 0.0, 0.0, "", f"could not start: {e}")
@@ -200,22 +208,32 @@ def run_program(cmd, timeout):
             timer.join()
             _, status, usage = os.wait4(proc.pid, 0)
             proc.returncode = os.waitstatus_to_exitcode(status)
+        cpu = usage.ru_utime + usage.ru_stime
+        rss_mib = usage.ru_maxrss / 1024.0  # KiB on Linux
+        returncode = proc.returncode
+        if launcher and not timed_out.is_set():
+            fields = read_text(report).split()
+            if len(fields) == 5:
+                wall, user, system = (float(x) for x in fields[:3])
+                cpu = user + system
+                rss_mib = int(fields[3]) / 1024.0
+                returncode = int(fields[4])
+            elif returncode == 0:
+                returncode = -1  # the launcher exited without a report
         out.seek(0)
         err.seek(0)
         stdout = out.read().decode(errors="replace")
         stderr = err.read().decode(errors="replace")
-    cpu = usage.ru_utime + usage.ru_stime
-    rss_mib = usage.ru_maxrss / 1024.0  # KiB on Linux
     if timed_out.is_set():
-        return Run(False, wall, cpu, rss_mib, stdout,
-                   f"timed out after {timeout:g} s; " + tail(stderr))
-    if proc.returncode != 0:
-        if proc.returncode < 0:
-            what = f"killed by signal {-proc.returncode}"
-        else:
-            what = f"exit status {proc.returncode}"
-        return Run(False, wall, cpu, rss_mib, stdout, what + "; " + tail(stderr))
-    return Run(True, wall, cpu, rss_mib, stdout, None)
+        what = f"timed out after {timeout:g} s"
+    elif returncode < 0:
+        what = f"killed by signal {-returncode}"
+    elif returncode > 0:
+        what = f"exit status {returncode}"
+    else:
+        return Run(True, wall, cpu, rss_mib, stdout, None)
+    stderr = tail(stderr)
+    return Run(False, wall, cpu, rss_mib, stdout, f"{what}: {stderr}" if stderr else what)
 
 
 def summarise(study, case, system, config, runs):
@@ -285,7 +303,7 @@ def run_study(study, programs, expected, args, out):
                         continue
                     cmd = [programs[system][case], f"--threads={threads}",
                            f"--scale={scale}"]
-                    run = run_program(cmd, args.timeout)
+                    run = run_program(cmd, args.timeout, args.launcher)
                     runs[system].append(run)
                     status = (f"{run.wall:8.3f} s  cpu {run.cpu:7.3f} s  "
                               f"rss {run.rss_mib:7.1f} MiB  {run.stdout.strip()}"
@@ -349,6 +367,11 @@ def main(argv):
         print(f"bench.py: no benchmark programs under {bench_root}; configure with "
               "-DTROUPE_BUILD_BENCHMARKS=ON and build first", file=sys.stderr)
         return 1
+    args.launcher = os.path.join(bench_root, "troupe_bench_launch")
+    if not is_program(args.launcher):
+        print(f"bench.py: {args.launcher} is missing; measuring from Python, so peak "
+              "RSS includes the interpreter's (about 16 MiB)", file=sys.stderr)
+        args.launcher = None
     studies = args.study or sorted(programs)
     unknown = [s for s in studies if s not in programs]
     if unknown:
@@ -367,6 +390,7 @@ def main(argv):
 
     for study in studies:
         started = datetime.datetime.now(datetime.timezone.utc)
+        load = [round(x, 2) for x in os.getloadavg()]
         t0 = time.perf_counter()
         path = os.path.join(args.results_dir, f"{study}.jsonl")
         with open(path, "w", encoding="utf-8") as out:  # fresh file per study run
@@ -376,6 +400,7 @@ def main(argv):
             "runs": args.runs,
             "threads": args.threads,
             "started": started.isoformat(timespec="seconds"),
+            "load_average_at_start": load,
             "duration_s": round(time.perf_counter() - t0, 1),
         }
         with open(machine_path, "w", encoding="utf-8") as f:

@@ -19,3 +19,4 @@
 #include "troupe/stateful_actor.hpp"
 #include "troupe/system_messages.hpp"
 #include "troupe/type_id.hpp"
+#include "troupe/typed_actor.hpp"

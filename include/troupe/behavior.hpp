@@ -12,6 +12,7 @@
 // A handler taking `message&` (or `const message&`) alone matches anything.
 
 #include "troupe/detail/callable_trait.hpp"
+#include "troupe/detail/thread_cache.hpp"
 #include "troupe/message.hpp"
 #include "troupe/result.hpp"
 
@@ -67,7 +68,8 @@ handler_result make_handler_result(R&& x) {
       return handler_result{result_kind::error, {}, std::forward<R>(x)};
     return handler_result{};
   } else if constexpr (is_error_code_enum_v<value_type>) {
-    return handler_result{result_kind::error, {}, error{x}};
+    // Through the error branch: code 0 is no error, as for an empty error.
+    return make_handler_result(error{x});
   } else if constexpr (is_expected<value_type>::value) {
     if (!x)
       return handler_result{result_kind::error, {}, std::forward<R>(x).error()};
@@ -193,8 +195,9 @@ public:
 
   template <detail::message_handler F, detail::message_handler... Fs>
   behavior(F f, Fs... fs)
-    : impl_(std::make_shared<detail::handlers_impl<F, Fs...>>(std::move(f),
-                                                               std::move(fs)...)) {}
+    : impl_(std::allocate_shared<detail::handlers_impl<F, Fs...>>(
+      detail::cached_allocator<detail::handlers_impl<F, Fs...>>{}, std::move(f),
+      std::move(fs)...)) {}
 
   explicit behavior(std::shared_ptr<detail::behavior_impl> impl) noexcept
     : impl_(std::move(impl)) {}

@@ -16,6 +16,7 @@
 #include <optional>
 #include <semaphore>
 #include <string>
+#include <vector>
 
 namespace troupe {
 
@@ -170,8 +171,16 @@ private:
   /// Handles exit and system messages; true if `elem` was consumed.
   bool handle_system_message(mailbox_element_ptr& elem);
 
+  /// True if `elem` answers a request that timed out (and forgets that
+  /// request): nobody waits for it any more.
+  bool is_stale_response(const mailbox_element& elem);
+
   std::counting_semaphore<> wakeup_{0};
   mailbox_type::list_type stash_;
+  // Requests that timed out before their response came. Their responses
+  // are dropped; kept in the stash, they would pile up until the actor
+  // terminates (a scoped_actor in a loop of timed-out requests).
+  std::vector<uint64_t> timed_out_;
 };
 
 template <class Response>

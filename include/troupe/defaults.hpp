@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <limits>
 #include <string_view>
 
 namespace troupe::defaults {
@@ -15,8 +16,11 @@ namespace scheduler {
 inline constexpr std::string_view policy = "work-stealing";
 /// troupe.scheduler.max-threads: 0 means one worker per hardware thread.
 inline constexpr size_t max_threads = 0;
-/// troupe.scheduler.max-throughput: messages an actor handles per turn.
-inline constexpr size_t max_throughput = 300;
+/// troupe.scheduler.max-throughput: messages an actor handles per turn
+/// before its worker runs others. Unlimited by default, as in CAF: an actor
+/// drains its mailbox while it has messages, which keeps a receiver that
+/// many senders flood from falling behind (its mailbox stays short).
+inline constexpr size_t max_throughput = std::numeric_limits<size_t>::max();
 } // namespace scheduler
 
 namespace work_stealing {

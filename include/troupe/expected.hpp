@@ -67,7 +67,11 @@ public:
     static const troupe::error none;
     return has_value() ? none : std::get<1>(value_);
   }
-  troupe::error&& error() && noexcept {
+  /// Like the const& overload, an empty error if there is a value (a
+  /// reference into the variant could not name one).
+  troupe::error error() && noexcept {
+    if (has_value())
+      return {};
     return std::get<1>(std::move(value_));
   }
 

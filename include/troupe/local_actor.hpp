@@ -58,7 +58,7 @@ public:
   template <detail::actor_handle Handle>
   void send_exit(const Handle& dest, error reason) {
     deliver(dest.ctrl(),
-            make_mailbox_element(nullptr, message_id::make(message_priority::urgent),
+            make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
                                  make_message(exit_msg{address(), std::move(reason)})));
   }
 
@@ -200,7 +200,7 @@ template <detail::actor_handle Handle>
 void anon_send_exit(const Handle& dest, error reason) {
   if (auto* ctrl = dest.ctrl())
     ctrl->get()->enqueue(
-      make_mailbox_element(nullptr, message_id::make(message_priority::urgent),
+      make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
                            make_message(exit_msg{actor_addr{}, std::move(reason)})),
       nullptr);
 }

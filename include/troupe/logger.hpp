@@ -154,6 +154,7 @@ size_t append_log_literal(std::string& out, std::string_view fmt, size_t pos);
 
 void append_log_value(std::string& out, long long x);
 void append_log_value(std::string& out, unsigned long long x);
+void append_log_value(std::string& out, float x);
 void append_log_value(std::string& out, double x);
 void append_log_value(std::string& out, long double x);
 void append_log_value(std::string& out, const void* x);
@@ -204,10 +205,8 @@ void append_log_arg(std::string& out, const T& x) {
     append_log_value(out, static_cast<long long>(x));
   } else if constexpr (std::is_integral_v<T>) {
     append_log_value(out, static_cast<unsigned long long>(x));
-  } else if constexpr (std::is_same_v<T, long double>) {
-    append_log_value(out, x);
   } else if constexpr (std::is_floating_point_v<T>) {
-    append_log_value(out, static_cast<double>(x));
+    append_log_value(out, x);
   } else if constexpr (is_chrono_duration<T>::value) {
     using period = typename T::period;
     if constexpr (duration_suffix<period>().empty()) {

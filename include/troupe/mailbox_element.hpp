@@ -26,7 +26,7 @@ public:
 
   // Elements come from a per-thread cache of fixed-size blocks.
   static void* operator new(size_t size);
-  static void operator delete(void* ptr) noexcept;
+  static void operator delete(void* ptr, size_t size) noexcept;
 
   /// Intrusive link for the mailbox; owned by the queue the element is in.
   mailbox_element* next = nullptr;

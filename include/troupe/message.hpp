@@ -10,8 +10,10 @@
 
 #include "troupe/type_id_list.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -25,7 +27,7 @@ namespace detail {
 
 class message_data {
 public:
-  static constexpr size_t header_size = padded_size(sizeof(size_t) + sizeof(void*));
+  static constexpr size_t header_size = padded_size(2 * sizeof(uint32_t) + sizeof(void*));
 
   message_data(const message_data&) = delete;
   message_data& operator=(const message_data&) = delete;
@@ -61,9 +63,11 @@ public:
   /// them and calls `set_types` last (until then destruction skips them).
   static message_data* allocate(size_t total_size);
 
-  /// Sets the type list once all elements are constructed.
-  void set_types(type_id_list types) noexcept {
+  /// Sets the type list once all elements are constructed. `trivial` says
+  /// that no element needs its destructor run.
+  void set_types(type_id_list types, bool trivial = false) noexcept {
     types_ = types;
+    trivial_ = trivial;
   }
 
   /// Offset of element `index` by walking the meta objects.
@@ -73,11 +77,14 @@ public:
   message_data* copy() const;
 
 private:
-  message_data() noexcept = default;
+  explicit message_data(uint32_t alloc_size) noexcept : alloc_size_(alloc_size) {}
 
   void destroy() noexcept;
 
-  std::atomic<size_t> rc_{1};
+  std::atomic<uint32_t> rc_{1};
+  // Bytes of this block, header included (for the thread cache).
+  uint32_t alloc_size_ : 31;
+  uint32_t trivial_ : 1 = 0;
   type_id_list types_{type_id_list::of<>()};
 };
 
@@ -252,7 +259,7 @@ message make_message_impl(Args&&... xs) {
       throw;
     }
   }
-  data->set_types(type_id_list::of<Ts...>());
+  data->set_types(type_id_list::of<Ts...>(), (std::is_trivially_destructible_v<Ts> && ...));
   return result;
 }
 

@@ -30,8 +30,9 @@ public:
     using value_type = detail::message_element_t<T>;
     static_assert(detail::fits_element_alignment_v<value_type>,
                   "troupe: message elements may not be over-aligned");
-    elements_.emplace_back(type_id_v<value_type>,
-                           new value_type(std::forward<T>(x)));
+    // `elem` owns the value until the vector does: growing it may throw.
+    element elem{type_id_v<value_type>, new value_type(std::forward<T>(x))};
+    elements_.push_back(std::move(elem));
     return *this;
   }
 

@@ -15,7 +15,10 @@ public:
   static constexpr uint64_t response_flag = uint64_t{1} << 63;
   static constexpr uint64_t request_flag = uint64_t{1} << 62;
   static constexpr uint64_t urgent_flag = uint64_t{1} << 61;
-  static constexpr uint64_t number_mask = urgent_flag - 1;
+  /// Set on exit_msg, down_msg and timeouts the runtime sends, so the
+  /// receiver tells them from user messages with one bit test.
+  static constexpr uint64_t system_flag = uint64_t{1} << 60;
+  static constexpr uint64_t number_mask = system_flag - 1;
 
   constexpr message_id() noexcept = default;
 
@@ -23,6 +26,10 @@ public:
 
   static constexpr message_id make(message_priority p = message_priority::normal) noexcept {
     return message_id{p == message_priority::urgent ? urgent_flag : 0};
+  }
+
+  static constexpr message_id make_system(message_priority p = message_priority::normal) noexcept {
+    return message_id{system_flag | (p == message_priority::urgent ? urgent_flag : 0)};
   }
 
   static constexpr message_id make_request(uint64_t number,
@@ -42,6 +49,10 @@ public:
 
   constexpr bool is_async() const noexcept {
     return (value_ & (request_flag | response_flag)) == 0;
+  }
+
+  constexpr bool is_system() const noexcept {
+    return (value_ & system_flag) != 0;
   }
 
   constexpr bool is_urgent() const noexcept {

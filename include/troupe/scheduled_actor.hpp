@@ -6,6 +6,7 @@
 // messages.
 
 #include "troupe/behavior.hpp"
+#include "troupe/detail/unique_fn.hpp"
 #include "troupe/local_actor.hpp"
 #include "troupe/resumable.hpp"
 
@@ -35,8 +36,20 @@ using exception_handler = std::function<error(std::exception_ptr&)>;
 
 namespace detail {
 
+using response_fn = unique_fn<bool(message&)>;
+using response_error_fn = unique_fn<void(error&)>;
+
+/// Wraps a response handler: true if the response matched its arguments.
 template <class F>
-error_handler make_error_handler(F f) {
+response_fn make_response_fn(F f) {
+  return [f = std::move(f)](message& msg) mutable {
+    handler_result ignored;
+    return invoke_handler(f, msg, ignored, typename callable_trait_t<F>::arg_types{});
+  };
+}
+
+template <class F>
+response_error_fn make_error_handler(F f) {
   return [f = std::move(f)](error& err) mutable { f(err); };
 }
 
@@ -54,13 +67,14 @@ public:
   template <class F>
   void then(F f) {
     detail::check_response_type<Response, F>();
-    self_->add_response_handler(number_, behavior{std::move(f)}, nullptr, timer_, false);
+    self_->add_response_handler(number_, detail::make_response_fn(std::move(f)), nullptr,
+                                timer_, false);
   }
 
   template <class F, class OnError>
   void then(F f, OnError on_error) {
     detail::check_response_type<Response, F>();
-    self_->add_response_handler(number_, behavior{std::move(f)},
+    self_->add_response_handler(number_, detail::make_response_fn(std::move(f)),
                                 detail::make_error_handler(std::move(on_error)), timer_,
                                 false);
   }
@@ -68,13 +82,14 @@ public:
   template <class F>
   void await(F f) {
     detail::check_response_type<Response, F>();
-    self_->add_response_handler(number_, behavior{std::move(f)}, nullptr, timer_, true);
+    self_->add_response_handler(number_, detail::make_response_fn(std::move(f)), nullptr,
+                                timer_, true);
   }
 
   template <class F, class OnError>
   void await(F f, OnError on_error) {
     detail::check_response_type<Response, F>();
-    self_->add_response_handler(number_, behavior{std::move(f)},
+    self_->add_response_handler(number_, detail::make_response_fn(std::move(f)),
                                 detail::make_error_handler(std::move(on_error)), timer_,
                                 true);
   }
@@ -146,7 +161,7 @@ public:
   /// Errors of requests without their own error handler.
   template <class F>
   void set_error_handler(F fn) {
-    error_handler_ = detail::make_error_handler(std::move(fn));
+    error_handler_ = [fn = std::move(fn)](error& err) mutable { fn(err); };
   }
 
   template <class F>
@@ -184,8 +199,8 @@ public:
   }
 
   /// Used by response_handle.
-  void add_response_handler(uint64_t number, behavior on_value, error_handler on_error,
-                            uint64_t timer, bool awaited);
+  void add_response_handler(uint64_t number, detail::response_fn on_value,
+                            detail::response_error_fn on_error, uint64_t timer, bool awaited);
 
   /// Number of requests still waiting for a response.
   size_t pending_requests() const noexcept {
@@ -214,8 +229,8 @@ private:
 
   struct pending_response {
     uint64_t number;
-    behavior on_value;
-    error_handler on_error;
+    detail::response_fn on_value;
+    detail::response_error_fn on_error;
     uint64_t timer;
     bool awaited;
   };
@@ -226,10 +241,11 @@ private:
   void initialize();
   consume_result consume(mailbox_element_ptr& elem);
   consume_result handle_response(mailbox_element_ptr& elem);
+  consume_result handle_system_message(mailbox_element_ptr& elem);
   consume_result handle_exit(exit_msg& msg, mailbox_element_ptr& elem);
   consume_result invoke_behavior(mailbox_element_ptr& elem);
   void handle_timeout(uint64_t number);
-  void call_error_handler(error_handler& handler, error& err);
+  void call_error_handler(detail::response_error_fn& handler, error& err);
   void on_exception(std::exception_ptr eptr, mailbox_element* elem);
   void finish_if_idle();
   void replay_stash();

@@ -50,9 +50,15 @@ public:
   }
 
   friend bool operator==(type_id_list x, type_id_list y) noexcept {
-    return x.data_ == y.data_
-           || (x.size() == y.size()
-               && std::memcmp(x.begin(), y.begin(), x.size() * sizeof(type_id_t)) == 0);
+    if (x.data_ == y.data_)
+      return true;
+    auto n = x.size();
+    if (n != y.size())
+      return false;
+    for (size_t i = 1; i <= n; ++i)
+      if (x.data_[i] != y.data_[i])
+        return false;
+    return true;
   }
 
   /// The list for a static type pack.

@@ -3,24 +3,36 @@
 //
 // Where jobs go:
 // - schedule() on one of this scheduler's workers (a thread-local pointer
-//   says so) and exec_later(): the bottom of the worker's own Chase-Lev deque.
-// - schedule() from any other thread, and every job that returns
-//   `resume_later`: the injection queue. A re-queued job thus goes behind
-//   everything already waiting there, and any worker may pick it up; pushing
-//   it onto the owner's deque would run it again at once (LIFO).
-// - A worker takes jobs from its own deque; every 61st job it looks at the
-//   injection queue first so outside work can't starve (Go and tokio use the
-//   same interval). With both empty it searches: the injection queue, then
-//   the deques of the other workers from a random one on.
+//   says so) and exec_later(): the worker's `next` slot (Go's runnext,
+//   tokio's LIFO slot), whose previous occupant moves to the bottom of the
+//   worker's own Chase-Lev deque. The slot is the owner's alone: thieves
+//   never see it, so filling an empty slot wakes nobody and an actor that
+//   answers the actor that just ran stays on this core (a ping-pong runs
+//   without a single wake-up). To stay fair to the deque, a worker takes at
+//   most `max_slot_runs` jobs in a row from the slot while the deque holds
+//   work; then new jobs go to the deque, where thieves see them.
+// - A job that returns `resume_later`: the back of the worker's `later`
+//   queue (FIFO, owner only). It runs again after the jobs of the worker's
+//   deque, so a busy actor can't starve its neighbours, but before outside
+//   work, so an actor with a full mailbox (one receiver, many senders) drains
+//   it before more senders run; pushing it onto the deque would run it again
+//   at once (LIFO), and the injection queue would put it behind every
+//   spawned actor.
+// - schedule() from any other thread: the injection queue.
+// - A worker takes jobs from its slot, its deque, its later queue, then the
+//   injection queue; every 61st job it looks at the injection queue first so
+//   outside work can't starve (Go and tokio use the same interval). With all
+//   empty it searches: the injection queue, then the deques of the other
+//   workers from a random one on.
 //
-// Idle protocol. `idle_` holds the number of searching workers (low 32 bits)
+// Idle protocol. `idle` holds the number of searching workers (low 32 bits)
 // and of parked workers (high 32 bits) in one atomic word, so a waker sees
 // both at once. A worker that runs out of local work becomes searching,
 // spins `spin_attempts` rounds looking for work (with a cpu pause), then
 // parks on its own parker with no timeout. The parked workers' indices sit
-// in `sleepers_` under a mutex that only parking and waking take.
+// in `sleepers` under a mutex that only parking and waking take.
 //
-// - Enqueue (any push): push, full fence, load idle_. If no worker searches
+// - Enqueue (any push): push, full fence, load idle. If no worker searches
 //   and one is parked, wake one: under the mutex, re-check that still none
 //   searches, pop a sleeper, count it as searching (not parked) and unpark
 //   it. Counting it as searching at once is what keeps concurrent enqueuers
@@ -31,14 +43,14 @@
 //   a time. (Go and tokio wake one here unconditionally; looking first saves
 //   the wake-up of a worker that would find nothing, e.g. one per hop of a
 //   ping-pong.)
-// - Park: under the mutex, push the own index to sleepers_ and move from
-//   searching to parked in one RMW on idle_; then full fence, then re-check
+// - Park: under the mutex, push the own index to sleepers and move from
+//   searching to parked in one RMW on idle; then full fence, then re-check
 //   every queue (and the stop flag). Seeing work, the worker takes itself off
-//   sleepers_ if still there and searches again; if a waker already took it
+//   sleepers if still there and searches again; if a waker already took it
 //   off, its parker holds a token and park() returns at once.
 //
-// Why no wake-up is lost: an enqueuer stores (the job), fences, loads idle_;
-// a parking worker stores idle_ (announcing itself parked), fences, loads
+// Why no wake-up is lost: an enqueuer stores (the job), fences, loads idle;
+// a parking worker stores idle (announcing itself parked), fences, loads
 // the queues. By the fences (the classic store-buffer/Dekker argument),
 // either the enqueuer sees the worker parked and not searching, and wakes
 // someone, or the worker sees the job. If the enqueuer instead sees a
@@ -49,14 +61,18 @@
 // comes before park() isn't lost either. There is no timed wake-up: an idle
 // scheduler sleeps until work arrives.
 //
-// Stop: stop() sets `stopping_`, wakes every sleeper and joins. A worker that
-// sees `stopping_` never parks; it exits once no worker runs a job (all are
-// searching, parked, or gone: an exiting worker stays counted as searching)
-// and every queue is empty. A job pushed by a worker is seen by that worker
-// before it exits, so no queued job is left behind; only schedule() calls
-// from other threads that race with stop() can find the workers gone, and
-// stop() drops those (releases their reference), as it does after it
-// returned.
+// Stop: stop() sets `stopping`, wakes every sleeper and joins. A worker that
+// runs out of work while stopping exits if no worker runs a job (all are
+// searching, parked or gone) and no job is queued; it then wakes every
+// sleeper so they see it too. Otherwise it parks as usual: a worker that
+// still runs a job will either push work (and wake someone) or become the
+// last idle worker and let everybody go. A parking worker's re-check
+// includes "stopping and nobody runs a job", so a sleeper can't miss the
+// last exit. Correctness doesn't hinge on the count being exact: a job
+// pushed by a worker is seen by that same worker before it exits, so no
+// queued job is left behind. Only schedule() calls from other threads that
+// race with stop() can find the workers gone; stop() drops those (releases
+// their reference), as it does after it returned.
 
 #include "troupe/scheduler/work_stealing.hpp"
 
@@ -69,11 +85,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <cstdint>
-#include <mutex>
 #include <cstdio>
+#include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #ifdef __linux__
 #  include <pthread.h>
@@ -96,6 +114,9 @@ uint64_t num_parked(uint64_t idle) noexcept {
 
 /// Look at the injection queue first every this many jobs.
 constexpr uint32_t injection_interval = 61;
+
+/// Jobs a worker takes in a row from its `next` slot while its deque waits.
+constexpr uint32_t max_slot_runs = 32;
 
 /// Names show up in top, perf and gdb. Linux allows 15 characters.
 void name_thread([[maybe_unused]] std::thread& t, [[maybe_unused]] size_t index) noexcept {
@@ -125,8 +146,15 @@ struct work_stealing::state {
   /// Pops a sleeper and unparks it, unless a worker searches already.
   void wake_one();
 
-  /// Takes worker `index` off sleepers_. False if a waker was first.
+  /// Takes worker `index` off sleepers. False if a waker was first.
   bool cancel_park(size_t index);
+
+  /// Unparks every sleeper, counting them as searching.
+  void wake_all();
+
+  /// No worker runs a job: all are searching, parked or gone. May err
+  /// towards true while a searcher has just taken a job (see the top).
+  bool nobody_runs_a_job() const noexcept;
 
   /// After a full fence: is any job queued anywhere?
   bool work_visible() const noexcept;
@@ -146,6 +174,9 @@ struct work_stealing::state {
 
   /// Set once by stop(); read by workers when they run out of work.
   alignas(64) std::atomic<bool> stopping{false};
+
+  /// Workers that left their loop (or never started).
+  std::atomic<size_t> exited{0};
 
   /// Guards sleepers. Taken only to park, to wake and to stop.
   alignas(64) std::mutex sleepers_mtx;
@@ -192,6 +223,15 @@ public:
   /// Written by start(), joined by stop(): controlling thread only.
   std::thread thread;
 
+  /// The job to run next; owner only (see the top of this file).
+  resumable* next_job = nullptr;
+
+  /// Jobs taken in a row from next_job; owner only.
+  uint32_t slot_runs = 0;
+
+  /// Jobs that asked to run again (resume_later); owner only.
+  std::deque<resumable*> later;
+
 private:
   std::optional<resumable*> next_local();
   std::optional<resumable*> search();
@@ -225,7 +265,15 @@ work_stealing::state::state(const scheduler_config& cfg)
 }
 
 void work_stealing::state::push_local(worker& w, resumable* job) {
-  w.deque.push(job);
+  if (w.next_job == nullptr) {
+    if (w.slot_runs < max_slot_runs || w.deque.size_approx() == 0) {
+      w.next_job = job;
+      return;
+    }
+    w.deque.push(job);
+  } else {
+    w.deque.push(std::exchange(w.next_job, job));
+  }
   wake_one_if_nobody_searches();
 }
 
@@ -268,6 +316,25 @@ bool work_stealing::state::cancel_park(size_t index) {
   return true;
 }
 
+void work_stealing::state::wake_all() {
+  std::vector<size_t> parked;
+  {
+    std::lock_guard guard{sleepers_mtx};
+    parked.swap(sleepers);
+    idle.fetch_add(parked.size() * (one_searching - one_parked), std::memory_order_seq_cst);
+  }
+  for (auto index : parked)
+    workers[index]->parker.unpark();
+}
+
+bool work_stealing::state::nobody_runs_a_job() const noexcept {
+  // An exiting worker adds to `exited` before it leaves `idle`: read in
+  // this order, a worker is counted at least once.
+  auto x = idle.load(std::memory_order_seq_cst);
+  auto gone = exited.load(std::memory_order_seq_cst);
+  return num_searching(x) + num_parked(x) + gone >= workers.size();
+}
+
 bool work_stealing::state::work_visible() const noexcept {
   if (injection.size_approx() > 0)
     return true;
@@ -281,9 +348,15 @@ void work_stealing::state::drop_leftovers() {
   // Only jobs from other threads that raced with stop() can be left here.
   for (auto* job : injection.close())
     job->deref_resumable();
-  for (auto& w : workers) // The owners are gone (joined): popping is safe.
+  for (auto& w : workers) { // The owners are gone (joined): popping is safe.
+    if (auto* job = std::exchange(w->next_job, nullptr))
+      job->deref_resumable();
+    for (auto* job : w->later)
+      job->deref_resumable();
+    w->later.clear();
     while (auto job = w->deque.pop())
       (*job)->deref_resumable();
+  }
 }
 
 // -- worker -------------------------------------------------------------------
@@ -320,8 +393,18 @@ std::optional<resumable*> work_stealing::state::worker::next_local() {
     if (auto job = parent_.injection.try_pop())
       return job;
   }
+  if (next_job != nullptr) {
+    ++slot_runs;
+    return std::exchange(next_job, nullptr);
+  }
+  slot_runs = 0;
   if (auto job = deque.pop())
     return job;
+  if (!later.empty()) {
+    auto* job = later.front();
+    later.pop_front();
+    return job;
+  }
   return parent_.injection.try_pop();
 }
 
@@ -362,14 +445,13 @@ void work_stealing::state::worker::leave_searching() {
 
 bool work_stealing::state::worker::idle_step(bool& searching) {
   auto& st = parent_;
-  if (st.stopping.load(std::memory_order_acquire)) {
-    // Exit once no worker holds a job (all are searching, parked or gone)
-    // and nothing is queued. This worker stays counted as searching.
-    auto x = st.idle.load(std::memory_order_seq_cst);
-    if (num_searching(x) + num_parked(x) == st.workers.size() && !st.work_visible())
-      return false;
-    std::this_thread::yield();
-    return true;
+  if (st.stopping.load(std::memory_order_acquire) && st.nobody_runs_a_job()
+      && !st.work_visible()) {
+    st.exited.fetch_add(1, std::memory_order_seq_cst);
+    st.idle.fetch_sub(one_searching, std::memory_order_seq_cst);
+    searching = false;
+    st.wake_all(); // Sleepers see the same and leave as well.
+    return false;
   }
   {
     std::lock_guard guard{st.sleepers_mtx};
@@ -378,12 +460,13 @@ bool work_stealing::state::worker::idle_step(bool& searching) {
   }
   searching = false;
   detail::full_fence(); // Order the announcement before the re-check.
-  if (st.stopping.load(std::memory_order_relaxed) || st.work_visible()) {
+  if (st.work_visible()
+      || (st.stopping.load(std::memory_order_relaxed) && st.nobody_runs_a_job())) {
     if (st.cancel_park(index_)) {
       searching = true;
       return true;
     }
-    // A waker took us off sleepers_: our parker holds a token.
+    // A waker took us off sleepers: our parker holds a token.
   }
   counters.parks.bump();
   parker.park();
@@ -396,7 +479,7 @@ void work_stealing::state::worker::run_job(resumable* job) {
   counters.jobs_run.bump();
   switch (job->resume(this, parent_.max_throughput)) {
     case resumable::resume_result::resume_later:
-      parent_.push_injected(job); // Keeps the reference.
+      later.push_back(job); // Keeps the reference.
       break;
     case resumable::resume_result::awaiting_message:
     case resumable::resume_result::done:
@@ -427,7 +510,7 @@ void work_stealing::start() {
       w->thread = std::thread{[w] { w->run(); }};
     } catch (...) {
       // Count the workers that never ran as gone, so stop() can finish.
-      state_->idle.fetch_add((ws.size() - i) * one_searching, std::memory_order_seq_cst);
+      state_->exited.fetch_add(ws.size() - i, std::memory_order_seq_cst);
       throw;
     }
     name_thread(w->thread, i);
@@ -441,15 +524,7 @@ void work_stealing::stop() {
     return;
   if (st.lifecycle == state::phase::running) {
     st.stopping.store(true, std::memory_order_seq_cst);
-    std::vector<size_t> parked;
-    {
-      std::lock_guard sleepers_guard{st.sleepers_mtx};
-      parked.swap(st.sleepers);
-      st.idle.fetch_add(parked.size() * (one_searching - one_parked),
-                        std::memory_order_seq_cst);
-    }
-    for (auto index : parked)
-      st.workers[index]->parker.unpark();
+    st.wake_all();
     for (auto& w : st.workers)
       if (w->thread.joinable())
         w->thread.join();

@@ -366,9 +366,12 @@ TEST(lifo_inbox, the_reader_can_move_to_whichever_thread_unblocked_it) {
         drain();
         // Let another thread take the reader over next time: wait until
         // someone else has drained, unless every other producer is done.
+        // Bounded, so a loaded machine that schedules the others late only
+        // makes hand-offs rarer instead of stalling the test.
         auto mine = drains.load(std::memory_order_relaxed);
-        while (drains.load(std::memory_order_relaxed) == mine
-               && finished.load(std::memory_order_relaxed) < num_producers - 1)
+        for (int i = 0; i < 100 && drains.load(std::memory_order_relaxed) == mine
+                        && finished.load(std::memory_order_relaxed) < num_producers - 1;
+             ++i)
           std::this_thread::yield();
       }
       finished.fetch_add(1, std::memory_order_relaxed);

@@ -353,11 +353,11 @@ constexpr uint32_t sync_period = 1'000;
 constexpr uint64_t total = uint64_t{num_producers} * pushes_per_producer;
 
 /// Every 7th message of a producer is urgent.
-std::vector<std::vector<msg>> make_per_producer() {
+std::vector<std::vector<msg>> make_per_producer(uint32_t n = pushes_per_producer) {
   std::vector<std::vector<msg>> result(num_producers);
   for (uint32_t p = 0; p < num_producers; ++p) {
-    result[p].resize(pushes_per_producer);
-    for (uint32_t i = 0; i < pushes_per_producer; ++i) {
+    result[p].resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
       auto& x = result[p][i];
       x.producer = p;
       x.seq = i;
@@ -429,6 +429,8 @@ TEST(mailbox_queue, many_senders_deliver_each_message_once_and_in_order_to_a_sle
     ++seen[x->producer];
     ++received;
   }
+  for (uint32_t p = 0; p < num_producers; ++p)
+    acked[p].store(seen[p], std::memory_order_release);
   for (auto& t : producers)
     t.join();
   RecordProperty("blocks", static_cast<int>(blocks));
@@ -443,8 +445,10 @@ TEST(mailbox_queue, many_senders_deliver_each_message_once_and_in_order_to_a_sle
 TEST(mailbox_queue, the_actor_can_move_to_whichever_thread_unblocked_it) {
   // Each sender that gets unblocked_reader runs the actor itself, like a
   // scheduler would on another worker: the caches (plain memory) move between
-  // threads, ordered only by try_block and push.
-  auto msgs = make_per_producer();
+  // threads, ordered only by try_block and push. Nearly every message is a
+  // hand-off here, hence fewer messages.
+  constexpr uint32_t n = pushes_per_producer / 8;
+  auto msgs = make_per_producer(n);
   queue q;
   order_check check;
   uint64_t received = 0;
@@ -498,7 +502,7 @@ TEST(mailbox_queue, the_actor_can_move_to_whichever_thread_unblocked_it) {
   RecordProperty("runs", static_cast<int>(runs.load()));
   EXPECT_TRUE(q.blocked());
   EXPECT_TRUE(check.in_order);
-  EXPECT_EQ(received, total);
+  EXPECT_EQ(received, uint64_t{num_producers} * n);
 }
 
 TEST(mailbox_queue, closing_while_senders_push_loses_no_message) {

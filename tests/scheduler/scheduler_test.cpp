@@ -164,10 +164,12 @@ void returns(Fn fn, const char* what) {
 
 class scheduler_policy : public testing::TestWithParam<const char*> {
 protected:
-  std::unique_ptr<scheduler> make(size_t workers) {
+  std::unique_ptr<scheduler> make(size_t workers,
+                                  size_t spin_attempts = scheduler_config{}.spin_attempts) {
     scheduler_config cfg;
     cfg.policy = GetParam();
     cfg.max_threads = workers;
+    cfg.spin_attempts = spin_attempts;
     auto result = scheduler::make(cfg);
     EXPECT_EQ(result->num_workers(), workers);
     EXPECT_STREQ(result->name(), GetParam());
@@ -197,6 +199,29 @@ TEST_P(scheduler_policy, a_job_scheduled_while_every_worker_is_parked_runs) {
   EXPECT_TRUE(eventually([&] { return job.resume_count() == 1; }));
   s->stop();
   EXPECT_EQ(job.ref_count(), 0);
+}
+
+TEST_P(scheduler_policy, jobs_scheduled_just_as_workers_go_to_sleep_are_never_lost) {
+  // One job at a time with short, random gaps: the enqueue keeps landing
+  // while workers decide to park, which is where a lost wake-up would hide.
+  // With no spinning at all, a worker parks right after it runs dry.
+  for (size_t spin : {size_t{0}, scheduler_config{}.spin_attempts}) {
+    auto s = make(2, spin);
+    s->start();
+    std::minstd_rand rng{7};
+    test_job job;
+    for (int i = 1; i <= 2000; ++i) {
+      schedule(*s, job);
+      ASSERT_TRUE(spin_until([&] { return job.resume_count() == i; }))
+        << "job " << i << " was lost (spin_attempts = " << spin << ")";
+      auto gap = std::chrono::nanoseconds(rng() % 20'000);
+      auto until = std::chrono::steady_clock::now() + gap;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
+    s->stop();
+    EXPECT_EQ(job.ref_count(), 0);
+  }
 }
 
 TEST_P(scheduler_policy, idle_workers_stay_parked_until_work_arrives) {
@@ -368,25 +393,34 @@ TEST_P(scheduler_policy, a_burst_of_long_jobs_spreads_over_all_workers) {
 }
 
 TEST_P(scheduler_policy, work_a_busy_worker_schedules_is_taken_by_an_idle_one) {
+  // With work stealing the first job a worker schedules waits in its `next`
+  // slot for the scheduling job to end; the second pushes it to the deque,
+  // where the idle worker takes it. So the parent schedules two children.
   auto s = make(2);
   s->start();
   wait_until_every_worker_parked(*s);
-  std::atomic<bool> child_started{false};
+  std::atomic<int> children_started{0};
   std::atomic<bool> child_ran_meanwhile{false};
-  test_job child{[&](execution_unit*) {
-    child_started = true;
+  auto child_fn = [&](execution_unit*) {
+    children_started.fetch_add(1);
     return result::done;
-  }};
-  // The parent keeps its worker busy until the child has started elsewhere.
+  };
+  test_job first_child{child_fn};
+  test_job second_child{child_fn};
+  // The parent keeps its worker busy until a child has started elsewhere.
   test_job parent{[&](execution_unit* ctx) {
-    exec_later(ctx, child);
-    child_ran_meanwhile = spin_until([&] { return child_started.load(); });
+    exec_later(ctx, first_child);
+    exec_later(ctx, second_child);
+    child_ran_meanwhile = spin_until([&] { return children_started.load() > 0; });
     return result::done;
   }};
   schedule(*s, parent);
-  EXPECT_TRUE(eventually([&] { return parent.ref_count() + child.ref_count() == 0; }));
+  EXPECT_TRUE(eventually([&] {
+    return parent.ref_count() + first_child.ref_count() + second_child.ref_count() == 0;
+  }));
   s->stop();
   EXPECT_TRUE(child_ran_meanwhile.load());
+  EXPECT_EQ(children_started.load(), 2);
 }
 
 namespace {
@@ -455,6 +489,28 @@ TEST_P(scheduler_policy, stop_with_parked_workers_returns) {
   s->start();
   wait_until_every_worker_parked(*s);
   returns([&] { s->stop(); }, "stop()");
+}
+
+TEST_P(scheduler_policy, stop_waits_for_a_running_job_with_the_idle_workers_parked) {
+  auto s = make(2);
+  s->start();
+  wait_until_every_worker_parked(*s);
+  std::atomic<bool> release{false};
+  test_job job{[&](execution_unit*) {
+    spin_until([&] { return release.load(); });
+    return result::done;
+  }};
+  schedule(*s, job);
+  ASSERT_TRUE(eventually([&] { return job.resume_count() == 1; }));
+  auto parks = total(s->stats()).parks;
+  std::thread stopper{[&] { s->stop(); }};
+  // stop() wakes the idle worker; seeing a job still running, it parks again
+  // instead of spinning until the job ends.
+  EXPECT_TRUE(eventually([&] { return total(s->stats()).parks > parks; }));
+  EXPECT_EQ(job.ref_count(), 1);
+  release = true;
+  stopper.join();
+  EXPECT_EQ(job.ref_count(), 0);
 }
 
 TEST_P(scheduler_policy, stop_runs_the_jobs_still_queued) {

@@ -1,0 +1,62 @@
+// Two actors bounce a ball back and forth with plain asynchronous sends;
+// main waits until the game is over by monitoring the player that ends it.
+
+#include <troupe/all.hpp>
+
+#include <iostream>
+
+// Atoms are empty tag types that name a message. They need type IDs, like
+// every type that travels in a message; user IDs start at
+// first_custom_type_id.
+TROUPE_BEGIN_TYPE_ID_BLOCK(ping_pong, troupe::first_custom_type_id)
+  TROUPE_ADD_ATOM(ping_pong, ping_atom)
+  TROUPE_ADD_ATOM(ping_pong, pong_atom)
+TROUPE_END_TYPE_ID_BLOCK(ping_pong)
+
+using namespace troupe;
+
+// Answers every ping. A plain send has no response, so pong sends its answer
+// to whoever sent the ping.
+behavior pong(event_based_actor* self) {
+  return {
+    [self](ping_atom, int n) {
+      std::cout << "pong " << n << '\n';
+      self->send(actor{self->current_sender()}, pong_atom_v, n);
+    },
+  };
+}
+
+// Serves the first ball from its spawn function, then returns every ball
+// until `rounds` have been played.
+behavior ping(event_based_actor* self, actor partner, int rounds) {
+  std::cout << "ping 1\n";
+  self->send(partner, ping_atom_v, 1);
+  return {
+    [self, partner, rounds](pong_atom, int n) {
+      if (n == rounds) {
+        std::cout << "ping: " << rounds << " rounds played\n";
+        // Terminates the actor once this handler returns.
+        self->quit();
+        return;
+      }
+      std::cout << "ping " << n + 1 << '\n';
+      self->send(partner, ping_atom_v, n + 1);
+    },
+  };
+}
+
+int main() {
+  actor_system_config cfg;
+  actor_system sys{cfg};
+  auto pong_actor = sys.spawn(pong);
+  auto ping_actor = sys.spawn(ping, pong_actor, 3);
+  // A monitor gets a down_msg when the monitored actor terminates.
+  scoped_actor self{sys};
+  self->monitor(ping_actor);
+  self->receive([](const down_msg& msg) {
+    // An empty error: ping terminated normally.
+    std::cout << "ping is done, exit reason: " << to_string(msg.reason) << '\n';
+  });
+  // Leaving main drops the last handle to pong, which then stops, and the
+  // system's destructor waits for it.
+}

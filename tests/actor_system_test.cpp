@@ -1,0 +1,165 @@
+#include "troupe/actor_system.hpp"
+
+#include "troupe/actor_system_config.hpp"
+#include "troupe/event_based_actor.hpp"
+#include "troupe/scoped_actor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace std::chrono_literals;
+using namespace std::string_literals;
+using namespace troupe;
+
+namespace {
+
+/// Long enough that only a broken runtime runs into it.
+constexpr auto patience = 10s;
+
+struct policy_config : actor_system_config {
+  explicit policy_config(const char* policy) {
+    scheduler.policy = policy;
+    scheduler.max_threads = 2;
+  }
+};
+
+/// Quits once a message it sends itself with a delay arrives, after adding
+/// one to `*done`.
+behavior quit_later(event_based_actor* self, std::shared_ptr<std::atomic<int>> done) {
+  self->delayed_send(self->self_handle(), 20ms, "quit"s);
+  return {[self, done](const std::string&) {
+    done->fetch_add(1);
+    self->quit();
+  }};
+}
+
+class actor_systems : public testing::TestWithParam<const char*> {
+protected:
+  policy_config cfg{GetParam()};
+};
+
+TEST_P(actor_systems, the_configured_policy_selects_the_scheduler) {
+  actor_system sys{cfg};
+  EXPECT_STREQ(sys.scheduler().name(), GetParam());
+  EXPECT_EQ(sys.scheduler().num_workers(), 2u);
+}
+
+TEST_P(actor_systems, scheduler_stats_have_one_entry_per_worker) {
+  actor_system sys{cfg};
+  auto a = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  scoped_actor self{sys};
+  for (int i = 0; i < 10; ++i)
+    self->request(a, patience, i).receive([](int) {}, [](const error&) { ADD_FAILURE(); });
+  auto stats = sys.scheduler_stats();
+  ASSERT_EQ(stats.size(), 2u);
+  uint64_t jobs = 0;
+  for (auto& x : stats)
+    jobs += x.jobs_run;
+  // Requests that arrive while the actor still runs share one resume.
+  EXPECT_GE(jobs, 1u);
+}
+
+TEST_P(actor_systems, running_actors_counts_spawned_actors_until_they_terminate) {
+  actor_system sys{cfg};
+  EXPECT_EQ(sys.running_actors(), 0u);
+  std::vector<actor> actors;
+  for (int i = 0; i < 3; ++i)
+    actors.push_back(sys.spawn([] { return behavior{[](int x) { return x; }}; }));
+  auto blocking = sys.spawn([](blocking_actor* b) { b->receive([](int) {}); });
+  EXPECT_EQ(sys.running_actors(), 4u);
+  auto hidden_actor = sys.spawn<hidden>([] { return behavior{[](int x) { return x; }}; });
+  scoped_actor self{sys};
+  EXPECT_EQ(sys.running_actors(), 4u) << "hidden and scoped actors are not counted";
+  for (auto& a : actors)
+    anon_send_exit(a, exit_reason::user_shutdown);
+  anon_send(blocking, 1);
+  sys.await_all_actors_done();
+  EXPECT_EQ(sys.running_actors(), 0u);
+  anon_send_exit(hidden_actor, exit_reason::user_shutdown);
+}
+
+TEST_P(actor_systems, await_all_actors_done_returns_once_every_actor_quit) {
+  actor_system sys{cfg};
+  auto done = std::make_shared<std::atomic<int>>(0);
+  for (int i = 0; i < 5; ++i)
+    sys.spawn(quit_later, done);
+  sys.await_all_actors_done();
+  EXPECT_EQ(done->load(), 5);
+  EXPECT_EQ(sys.running_actors(), 0u);
+}
+
+TEST_P(actor_systems, await_all_actors_done_returns_at_once_without_actors) {
+  actor_system sys{cfg};
+  sys.await_all_actors_done();
+  EXPECT_EQ(sys.running_actors(), 0u);
+}
+
+TEST_P(actor_systems, destroying_the_system_waits_for_actors_still_alive) {
+  auto done = std::make_shared<std::atomic<int>>(0);
+  {
+    actor_system sys{cfg};
+    sys.spawn(quit_later, done);
+    sys.spawn<detached>(quit_later, done);
+    sys.spawn(
+      [](blocking_actor* b, std::shared_ptr<std::atomic<int>> done) {
+        b->receive([](int) {}, after(20ms) >> [] {});
+        done->fetch_add(1);
+      },
+      done);
+  }
+  EXPECT_EQ(done->load(), 3);
+}
+
+TEST_P(actor_systems, a_message_to_an_invalid_handle_is_a_dead_letter) {
+  actor_system sys{cfg};
+  scoped_actor self{sys};
+  auto before = sys.dead_letters();
+  self->send(actor{}, 1);
+  EXPECT_EQ(sys.dead_letters(), before + 1);
+}
+
+TEST_P(actor_systems, spawned_actors_get_distinct_ids) {
+  actor_system sys{cfg};
+  auto a = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  auto b = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  scoped_actor self{sys};
+  EXPECT_NE(a.id(), 0u);
+  EXPECT_NE(a.id(), b.id());
+  EXPECT_NE(a.id(), self.handle().id());
+  EXPECT_FALSE(a == b);
+}
+
+TEST_P(actor_systems, many_actors_spawned_from_actors_all_run) {
+  actor_system sys{cfg};
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+  constexpr int children = 200;
+#else
+  constexpr int children = 2000;
+#endif
+  auto ran = std::make_shared<std::atomic<int>>(0);
+  sys.spawn([ran](event_based_actor* parent) {
+    for (int i = 0; i < children; ++i)
+      parent->system().spawn([ran](event_based_actor*) { ran->fetch_add(1); });
+  });
+  sys.await_all_actors_done();
+  EXPECT_EQ(ran->load(), children);
+}
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(policies, actor_systems,
+                         testing::Values("work-sharing", "work-stealing"),
+                         [](const testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           for (auto& c : name)
+                             if (c == '-')
+                               c = '_';
+                           return name;
+                         });

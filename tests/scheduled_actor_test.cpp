@@ -1,0 +1,608 @@
+#include "troupe/scheduled_actor.hpp"
+
+#include "troupe/actor_system.hpp"
+#include "troupe/actor_system_config.hpp"
+#include "troupe/event_based_actor.hpp"
+#include "troupe/scoped_actor.hpp"
+#include "troupe/stateful_actor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+using namespace std::chrono_literals;
+using namespace std::string_literals;
+using namespace troupe;
+
+namespace troupe {
+
+// Readable values in gtest failure messages.
+void PrintTo(const error& x, std::ostream* os) {
+  *os << to_string(x);
+}
+
+} // namespace troupe
+
+namespace {
+
+/// Long enough that only a broken runtime runs into it.
+constexpr auto patience = 10s;
+
+struct policy_config : actor_system_config {
+  explicit policy_config(const char* policy) {
+    scheduler.policy = policy;
+    scheduler.max_threads = 2;
+  }
+};
+
+/// Success if `x` holds `want`; otherwise names the error or the value.
+template <class T>
+testing::AssertionResult holds(const expected<T>& x, const T& want) {
+  if (!x)
+    return testing::AssertionFailure() << "error: " << to_string(x.error());
+  if (*x != want)
+    return testing::AssertionFailure() << "value " << testing::PrintToString(*x)
+                                       << " instead of " << testing::PrintToString(want);
+  return testing::AssertionSuccess();
+}
+
+class scheduled_actors : public testing::TestWithParam<const char*> {
+protected:
+  /// The next message of type T; fails the test (and returns T{}) if none
+  /// arrives in time. Messages of other types stay queued.
+  template <class T>
+  T next() {
+    T result{};
+    self->receive([&](T& x) { result = std::move(x); },
+                  after(patience) >> [] { ADD_FAILURE() << "no message in time"; });
+    return result;
+  }
+
+  /// Requests `xs...` from `dest` and waits for the response.
+  template <class T, class Handle, class... Ts>
+  expected<T> ask(const Handle& dest, Ts&&... xs) {
+    expected<T> result{make_error(errc::runtime_error, "the response handle never ran")};
+    self->request(dest, patience, std::forward<Ts>(xs)...)
+      .receive([&](T& x) { result = std::move(x); },
+               [&](const error& err) { result = err; });
+    return result;
+  }
+
+  policy_config cfg{GetParam()};
+  actor_system sys{cfg};
+  scoped_actor self{sys};
+  actor reporter = self;
+};
+
+// -- spawning ---------------------------------------------------------------------
+
+class adder : public event_based_actor {
+public:
+  adder(actor_config& cfg, int offset) : event_based_actor(cfg), offset_(offset) {}
+
+protected:
+  behavior make_behavior() override {
+    return {[this](int x) { return x + offset_; }};
+  }
+
+private:
+  int offset_;
+};
+
+class idle_actor : public event_based_actor {
+public:
+  using event_based_actor::event_based_actor;
+};
+
+TEST_P(scheduled_actors, a_function_based_actor_answers_with_the_behavior_it_returns) {
+  auto doubler = sys.spawn([] { return behavior{[](int x) { return 2 * x; }}; });
+  auto offset = sys.spawn(
+    [](event_based_actor*, int n) { return behavior{[n](int x) { return x + n; }}; }, 100);
+  EXPECT_TRUE(holds(ask<int>(doubler, 21), 42));
+  EXPECT_TRUE(holds(ask<int>(offset, 1), 101));
+}
+
+TEST_P(scheduled_actors, a_class_based_actor_gets_its_constructor_arguments) {
+  auto a = sys.spawn<adder>(10);
+  EXPECT_TRUE(holds(ask<int>(a, 5), 15));
+  EXPECT_TRUE(holds(ask<int>(a, -10), 0));
+}
+
+TEST_P(scheduled_actors, an_actor_whose_initial_behavior_is_empty_terminates_normally) {
+  auto from_function = sys.spawn([](event_based_actor*) {});
+  auto from_class = sys.spawn<idle_actor>();
+  self->monitor(from_function);
+  self->monitor(from_class);
+  for (int i = 0; i < 2; ++i) {
+    auto down = next<down_msg>();
+    EXPECT_TRUE(down.source == from_function.address() || down.source == from_class.address());
+    EXPECT_EQ(down.reason, exit_reason::normal);
+  }
+}
+
+// -- behaviors ----------------------------------------------------------------------
+
+TEST_P(scheduled_actors, become_replaces_the_current_behavior) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    return behavior{[a](int x) {
+      a->become([](int y) { return -y; });
+      return x;
+    }};
+  });
+  EXPECT_TRUE(holds(ask<int>(a, 5), 5));
+  EXPECT_TRUE(holds(ask<int>(a, 5), -5));
+  EXPECT_TRUE(holds(ask<int>(a, 5), -5));
+}
+
+TEST_P(scheduled_actors, become_with_keep_behavior_stacks_and_unbecome_returns) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    return behavior{[a](int x) {
+      a->become(keep_behavior, [a](int y) {
+        a->unbecome();
+        return -y;
+      });
+      return x;
+    }};
+  });
+  EXPECT_TRUE(holds(ask<int>(a, 5), 5));
+  EXPECT_TRUE(holds(ask<int>(a, 5), -5));
+  EXPECT_TRUE(holds(ask<int>(a, 5), 5));
+  EXPECT_TRUE(holds(ask<int>(a, 5), -5));
+}
+
+TEST_P(scheduled_actors, unbecome_of_the_last_behavior_terminates_the_actor_normally) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    return behavior{[a](int x) {
+      a->unbecome();
+      return x;
+    }};
+  });
+  self->monitor(a);
+  EXPECT_TRUE(holds(ask<int>(a, 7), 7));
+  EXPECT_EQ(next<down_msg>().reason, exit_reason::normal);
+}
+
+TEST_P(scheduled_actors, or_else_tries_the_first_behavior_before_the_second) {
+  auto a = sys.spawn([] {
+    behavior first{[](int x) { return x + 1; }};
+    behavior second{[](int x) { return x + 2; },
+                    [](const std::string& s) { return static_cast<int>(s.size()); }};
+    return first.or_else(second);
+  });
+  EXPECT_TRUE(holds(ask<int>(a, 1), 2));
+  EXPECT_TRUE(holds(ask<int>(a, "abc"), 3));
+}
+
+TEST_P(scheduled_actors, skipped_messages_wait_for_a_new_behavior_and_then_run_in_order) {
+  auto a = sys.spawn([r = reporter](event_based_actor* a) {
+    a->set_default_handler(skip);
+    return behavior{[a, r](const std::string&) {
+      a->become([a, r](int x) { a->send(r, x); });
+    }};
+  });
+  self->send(a, 1);
+  self->send(a, 2);
+  self->send(a, 3);
+  self->send(a, "open");
+  self->send(a, 4);
+  for (int i = 1; i <= 4; ++i)
+    EXPECT_EQ(next<int>(), i);
+}
+
+TEST_P(scheduled_actors, the_default_handler_answers_an_unmatched_request_with_unexpected_message) {
+  auto a = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  EXPECT_EQ(ask<int>(a, "no handler for this").error(), errc::unexpected_message);
+  EXPECT_TRUE(holds(ask<int>(a, 1), 1)) << "print_and_drop keeps the actor alive";
+}
+
+TEST_P(scheduled_actors, the_drop_default_handler_also_answers_with_unexpected_message) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    a->set_default_handler(drop);
+    return behavior{[](int x) { return x; }};
+  });
+  EXPECT_EQ(ask<int>(a, 1.5).error(), errc::unexpected_message);
+  EXPECT_TRUE(holds(ask<int>(a, 2), 2));
+}
+
+// -- requests from event-based actors -------------------------------------------------
+
+/// Answers int requests only after it got a string; holds them until then.
+struct gate_state {
+  std::vector<std::pair<response_promise, int>> held;
+  bool open = false;
+};
+
+behavior gate(stateful_actor<gate_state>* self) {
+  return {
+    [self](int x) -> result<int> {
+      if (self->state.open)
+        return x;
+      self->state.held.emplace_back(self->make_response_promise(), x);
+      return delegated<int>{};
+    },
+    [self](const std::string&) {
+      self->state.open = true;
+      for (auto& [promise, x] : self->state.held)
+        promise.deliver(x);
+      self->state.held.clear();
+    },
+  };
+}
+
+/// Takes int requests and never answers them (without keeping them: a kept
+/// request would keep its sender alive).
+behavior never_answers() {
+  return {[](int) { return delegated<int>{}; }};
+}
+
+TEST_P(scheduled_actors, then_gets_the_response_value) {
+  auto server = sys.spawn([] { return behavior{[](int x) { return x * 2; }}; });
+  sys.spawn([=, r = reporter](event_based_actor* a) {
+    a->request(server, patience, 21).then([=](int x) { a->send(r, x); });
+  });
+  EXPECT_EQ(next<int>(), 42);
+}
+
+TEST_P(scheduled_actors, then_gets_request_timeout_when_the_receiver_never_answers) {
+  auto silent = sys.spawn(never_answers);
+  // Keep the handle: an actor nobody can reach may be cleaned up before its
+  // timeout fires.
+  auto client = sys.spawn([=, r = reporter](event_based_actor* a) {
+    a->request(silent, 50ms, 1).then([=](int) { a->send(r, "a value"s); },
+                                     [=](error& err) { a->send(r, err); });
+  });
+  EXPECT_EQ(next<error>(), errc::request_timeout);
+}
+
+TEST_P(scheduled_actors, a_request_to_an_invalid_handle_gets_invalid_argument) {
+  auto client = sys.spawn([r = reporter](event_based_actor* a) {
+    a->request(actor{}, patience, 1).then([=](int) { a->send(r, "a value"s); },
+                                          [=](error& err) { a->send(r, err); });
+  });
+  EXPECT_EQ(next<error>(), errc::invalid_argument);
+}
+
+TEST_P(scheduled_actors, then_lets_messages_queued_before_the_response_run_first) {
+  auto server = sys.spawn(gate);
+  auto client = sys.spawn([=, r = reporter](event_based_actor* c) {
+    return behavior{
+      [=](const std::string&) {
+        c->request(server, patience, 1).then([=](int) { c->send(r, "response"s); });
+      },
+      [=](int x) { c->send(r, "message " + std::to_string(x)); },
+    };
+  });
+  self->send(client, "go");
+  self->send(client, 7);
+  // Only now can the server answer, so 7 is queued before the response.
+  self->send(server, "open");
+  EXPECT_EQ(next<std::string>(), "message 7");
+  EXPECT_EQ(next<std::string>(), "response");
+}
+
+TEST_P(scheduled_actors, await_handles_the_response_before_messages_queued_earlier) {
+  auto server = sys.spawn(gate);
+  auto client = sys.spawn([=, r = reporter](event_based_actor* c) {
+    return behavior{
+      [=](const std::string&) {
+        c->request(server, patience, 1).await([=](int) { c->send(r, "response"s); });
+      },
+      [=](int x) { c->send(r, "message " + std::to_string(x)); },
+    };
+  });
+  self->send(client, "go");
+  self->send(client, 7);
+  self->send(client, 8);
+  self->send(server, "open");
+  EXPECT_EQ(next<std::string>(), "response");
+  EXPECT_EQ(next<std::string>(), "message 7");
+  EXPECT_EQ(next<std::string>(), "message 8");
+}
+
+TEST_P(scheduled_actors, await_gets_request_timeout_and_then_resumes_the_behavior) {
+  auto silent = sys.spawn(never_answers);
+  auto client = sys.spawn([=, r = reporter](event_based_actor* c) {
+    return behavior{
+      [=](const std::string&) {
+        c->request(silent, 50ms, 1).await([=](int) { c->send(r, "a value"s); },
+                                          [=](error& err) { c->send(r, err); });
+      },
+      [=](int x) { c->send(r, x); },
+    };
+  });
+  self->send(client, "go");
+  self->send(client, 7);
+  EXPECT_EQ(next<error>(), errc::request_timeout);
+  EXPECT_EQ(next<int>(), 7);
+}
+
+TEST_P(scheduled_actors, responses_arriving_out_of_order_each_reach_their_own_handler) {
+  // Holds three requests, then answers them newest first.
+  auto server = sys.spawn([](stateful_actor<gate_state>* s) {
+    return behavior{[s](int x) {
+      auto promise = s->make_response_promise();
+      s->state.held.emplace_back(promise, x);
+      if (s->state.held.size() == 3) {
+        for (auto i = s->state.held.rbegin(); i != s->state.held.rend(); ++i)
+          i->first.deliver(i->second * 10);
+        s->state.held.clear();
+      }
+      return promise;
+    }};
+  });
+  sys.spawn([=, r = reporter](event_based_actor* c) {
+    for (int i = 1; i <= 3; ++i)
+      c->request(server, patience, i).then([=](int x) { c->send(r, i, x); });
+  });
+  for (int want = 3; want >= 1; --want) {
+    int handler = 0;
+    int value = 0;
+    self->receive(
+      [&](int i, int x) {
+        handler = i;
+        value = x;
+      },
+      after(patience) >> [] { ADD_FAILURE() << "no response reported"; });
+    EXPECT_EQ(handler, want);
+    EXPECT_EQ(value, handler * 10);
+  }
+}
+
+TEST_P(scheduled_actors, a_response_of_the_wrong_type_gives_unexpected_response) {
+  auto server = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  sys.spawn([=, r = reporter](event_based_actor* c) {
+    c->request(server, patience, 1).then([=](const std::string&) { c->send(r, "a string"s); },
+                                         [=](error& err) { c->send(r, err); });
+  });
+  EXPECT_EQ(next<error>(), errc::unexpected_response);
+}
+
+TEST_P(scheduled_actors, an_error_returned_by_a_handler_reaches_the_requesters_error_handler) {
+  auto server = sys.spawn([] {
+    return behavior{[](int) -> result<int> { return make_error(errc::runtime_error, "no luck"); }};
+  });
+  sys.spawn([=, r = reporter](event_based_actor* c) {
+    c->request(server, patience, 1).then([=](int) { c->send(r, "a value"s); },
+                                         [=](error& err) { c->send(r, err); });
+  });
+  auto err = next<error>();
+  EXPECT_EQ(err, errc::runtime_error);
+  EXPECT_EQ(err.context(), "no luck");
+}
+
+TEST_P(scheduled_actors, a_request_error_without_own_handler_goes_to_the_error_handler) {
+  auto server = sys.spawn([] {
+    return behavior{[](int) -> result<int> { return make_error(errc::runtime_error); }};
+  });
+  sys.spawn([=, r = reporter](event_based_actor* c) {
+    c->set_error_handler([=](error& err) { c->send(r, err); });
+    c->request(server, patience, 1).then([=](int) { c->send(r, "a value"s); });
+  });
+  EXPECT_EQ(next<error>(), errc::runtime_error);
+}
+
+TEST_P(scheduled_actors, a_request_error_nobody_handles_terminates_the_requester_with_it) {
+  auto server = sys.spawn([] {
+    return behavior{[](int) -> result<int> { return make_error(errc::runtime_error); }};
+  });
+  auto client = sys.spawn([=](event_based_actor* c) {
+    c->request(server, patience, 1).then([](int) {});
+    return behavior{[](const std::string&) {}};
+  });
+  self->monitor(client);
+  EXPECT_EQ(next<down_msg>().reason, errc::runtime_error);
+}
+
+// -- failures and termination -----------------------------------------------------------
+
+TEST_P(scheduled_actors, an_unhandled_exception_terminates_the_actor_and_fails_the_request) {
+  auto thrower = sys.spawn([] {
+    return behavior{[](int) -> int { throw std::runtime_error("boom"); }};
+  });
+  self->monitor(thrower);
+  auto res = ask<int>(thrower, 1);
+  ASSERT_FALSE(res);
+  EXPECT_EQ(res.error(), exit_reason::unhandled_exception);
+  auto down = next<down_msg>();
+  EXPECT_TRUE(down.source == thrower.address());
+  EXPECT_EQ(down.reason, exit_reason::unhandled_exception);
+  EXPECT_EQ(ask<int>(thrower, 2).error(), errc::actor_down);
+}
+
+TEST_P(scheduled_actors, an_exception_handler_returning_no_error_keeps_the_actor_alive) {
+  auto handled = std::make_shared<std::atomic<int>>(0);
+  auto a = sys.spawn([handled](event_based_actor* a) {
+    a->set_exception_handler([handled](std::exception_ptr&) {
+      ++*handled;
+      return error{};
+    });
+    return behavior{[](int x) -> int {
+      if (x < 0)
+        throw std::runtime_error("negative");
+      return x;
+    }};
+  });
+  auto res = ask<int>(a, -1);
+  EXPECT_FALSE(res) << "the request that threw gets no value";
+  EXPECT_EQ(handled->load(), 1);
+  EXPECT_TRUE(holds(ask<int>(a, 3), 3));
+}
+
+TEST_P(scheduled_actors, an_exception_handler_returning_an_error_terminates_with_it) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    a->set_exception_handler(
+      [](std::exception_ptr&) { return make_error(exit_reason::user_shutdown, "handled"); });
+    return behavior{[](int) -> int { throw std::runtime_error("boom"); }};
+  });
+  self->monitor(a);
+  EXPECT_EQ(ask<int>(a, 1).error(), exit_reason::user_shutdown);
+  EXPECT_EQ(next<down_msg>().reason, exit_reason::user_shutdown);
+}
+
+TEST_P(scheduled_actors, an_exception_in_the_initial_function_terminates_the_actor) {
+  auto a = sys.spawn([](event_based_actor*) -> behavior { throw std::runtime_error("no start"); });
+  self->monitor(a);
+  EXPECT_EQ(next<down_msg>().reason, exit_reason::unhandled_exception);
+}
+
+TEST_P(scheduled_actors, quit_in_the_initial_function_terminates_with_its_reason) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    a->quit(exit_reason::user_shutdown);
+    return behavior{[](int x) { return x; }};
+  });
+  self->monitor(a);
+  EXPECT_EQ(next<down_msg>().reason, exit_reason::user_shutdown);
+}
+
+TEST_P(scheduled_actors, quit_terminates_with_its_reason_after_the_current_message) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    return behavior{[a](int x) {
+      a->quit(exit_reason::user_shutdown);
+      return x + 1;
+    }};
+  });
+  self->monitor(a);
+  auto first = self->request(a, patience, 1);
+  auto second = self->request(a, patience, 2);
+  int value = 0;
+  first.receive([&](int x) { value = x; },
+                [](const error& err) { ADD_FAILURE() << to_string(err); });
+  EXPECT_EQ(value, 2) << "the message that quits is still answered";
+  error err;
+  second.receive([](int) { ADD_FAILURE() << "answered after quit"; },
+                 [&](const error& x) { err = x; });
+  EXPECT_EQ(err, errc::actor_down);
+  EXPECT_EQ(next<down_msg>().reason, exit_reason::user_shutdown);
+}
+
+TEST_P(scheduled_actors, delayed_send_arrives_no_earlier_than_its_delay) {
+  auto a = sys.spawn([r = reporter](event_based_actor* a) {
+    auto start = std::make_shared<std::chrono::steady_clock::time_point>();
+    return behavior{
+      [=](const std::string&) {
+        *start = std::chrono::steady_clock::now();
+        a->delayed_send(a->self_handle(), 50ms, 1);
+      },
+      [=](int) {
+        auto waited = std::chrono::steady_clock::now() - *start;
+        a->send(r, std::chrono::duration_cast<timespan>(waited));
+      },
+    };
+  });
+  self->send(a, "start");
+  EXPECT_GE(next<timespan>(), 50ms);
+}
+
+// -- response promises ---------------------------------------------------------------------
+
+TEST_P(scheduled_actors, a_response_promise_delivers_from_a_later_message) {
+  auto a = sys.spawn(gate);
+  auto pending = self->request(a, patience, 21);
+  self->send(a, "open");
+  int value = 0;
+  pending.receive([&](int x) { value = x; },
+                  [](const error& err) { ADD_FAILURE() << to_string(err); });
+  EXPECT_EQ(value, 21);
+}
+
+TEST_P(scheduled_actors, a_dropped_response_promise_answers_with_broken_promise) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    return behavior{[a](int) { auto promise = a->make_response_promise(); }};
+  });
+  EXPECT_EQ(ask<int>(a, 1).error(), errc::broken_promise);
+}
+
+TEST_P(scheduled_actors, a_delivered_promise_kept_in_the_state_does_not_keep_its_actor_alive) {
+  struct state {
+    response_promise promise;
+  };
+  auto a = sys.spawn([](stateful_actor<state>* a) {
+    return behavior{[a](int x) {
+      a->state.promise = a->make_response_promise();
+      a->state.promise.deliver(x);
+      return a->state.promise;
+    }};
+  });
+  EXPECT_TRUE(holds(ask<int>(a, 3), 3));
+  self->monitor(a);
+  auto addr = a.address();
+  a = nullptr;
+  auto down = next<down_msg>();
+  EXPECT_EQ(down.reason, exit_reason::unreachable);
+  if (!down.source)
+    if (auto leaked = addr.lock())
+      anon_send_exit(leaked, exit_reason::kill); // let the system shut down
+}
+
+TEST_P(scheduled_actors, delegate_makes_the_delegate_answer_the_original_requester) {
+  auto worker = sys.spawn([r = reporter](event_based_actor* w) {
+    return behavior{[w, r](int x) {
+      return std::tuple{x + 1000, w->current_sender() == r.ptr()};
+    }};
+  });
+  auto front = sys.spawn([worker](event_based_actor* f) {
+    return behavior{[f, worker](int x) { return f->delegate(worker, x); }};
+  });
+  int value = 0;
+  bool from_requester = false;
+  self->request(front, patience, 1)
+    .receive(
+      [&](int x, bool b) {
+        value = x;
+        from_requester = b;
+      },
+      [](const error& err) { ADD_FAILURE() << to_string(err); });
+  EXPECT_EQ(value, 1001);
+  EXPECT_TRUE(from_requester) << "the delegate sees the original requester as sender";
+}
+
+// -- stateful actors ------------------------------------------------------------------------
+
+struct counted_state {
+  std::shared_ptr<std::atomic<int>> destroyed;
+  int total = 0;
+
+  ~counted_state() {
+    if (destroyed)
+      ++*destroyed;
+  }
+};
+
+TEST_P(scheduled_actors, stateful_actor_state_lives_until_termination_and_no_longer) {
+  auto destroyed = std::make_shared<std::atomic<int>>(0);
+  auto a = sys.spawn([destroyed](stateful_actor<counted_state>* a) {
+    a->state.destroyed = destroyed;
+    return behavior{
+      [a](int x) { return a->state.total += x; },
+      [a](const std::string&) { a->quit(); },
+    };
+  });
+  self->monitor(a);
+  EXPECT_TRUE(holds(ask<int>(a, 1), 1));
+  EXPECT_TRUE(holds(ask<int>(a, 2), 3));
+  EXPECT_EQ(destroyed->load(), 0);
+  self->send(a, "stop");
+  EXPECT_EQ(next<down_msg>().reason, exit_reason::normal);
+  // The handle `a` is still alive: the state went with the termination.
+  EXPECT_EQ(destroyed->load(), 1);
+}
+
+} // namespace
+
+INSTANTIATE_TEST_SUITE_P(policies, scheduled_actors,
+                         testing::Values("work-sharing", "work-stealing"),
+                         [](const testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           for (auto& c : name)
+                             if (c == '-')
+                               c = '_';
+                           return name;
+                         });
