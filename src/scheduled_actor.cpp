@@ -246,12 +246,14 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
   uint64_t timer = detail::invalid_timer_id;
   if (timeout != infinite) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
-    timer = system().timers().schedule(deadline, [self = address(), number] {
-      if (auto hdl = self.lock())
-        hdl.ctrl()->get()->enqueue(
-          make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
-                               make_message(detail::request_timeout_msg{number})),
-          nullptr);
+    // A strong reference: the requester must live to see its timeout even
+    // if nobody else holds a handle to it. Released when the timer fires or
+    // is cancelled (response arrived, or the actor terminated).
+    timer = system().timers().schedule(deadline, [self = self_ptr(), number] {
+      self->get()->enqueue(
+        make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
+                             make_message(detail::request_timeout_msg{number})),
+        nullptr);
     });
   }
   auto elem = make_mailbox_element(self_ptr(), mid, std::move(msg));
@@ -352,7 +354,9 @@ void scheduled_actor::call_error_handler(detail::response_error_fn& handler, err
 void scheduled_actor::on_exception(std::exception_ptr eptr, mailbox_element* elem) {
   error reason = exception_handler_ ? exception_handler_(eptr) : describe_exception(eptr);
   if (elem != nullptr && elem->mid.is_request()) {
-    detail::handler_result res{detail::result_kind::error, {}, reason};
+    // The request is owed an error even if the handler keeps us alive.
+    detail::handler_result res{detail::result_kind::error, {},
+                               reason ? reason : describe_exception(eptr)};
     respond(*elem, res);
   }
   if (reason) {

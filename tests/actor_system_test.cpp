@@ -9,9 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace std::chrono_literals;

@@ -256,6 +256,24 @@ TEST_P(blocking_actors, blocking_actors_do_not_take_scheduler_workers) {
     self->send(b, 0);
 }
 
+TEST_P(blocking_actors, a_blocking_actor_answers_later_through_a_response_promise) {
+  auto b = sys.spawn([](blocking_actor* b) {
+    response_promise promise;
+    int value = 0;
+    b->receive([&](int x) {
+      promise = b->make_response_promise();
+      value = x;
+    });
+    b->receive([&](const std::string&) { promise.deliver(value * 2); });
+  });
+  auto pending = self->request(b, patience, 21);
+  self->send(b, "now"s);
+  int value = 0;
+  pending.receive([&](int x) { value = x; },
+                  [](const error& err) { ADD_FAILURE() << to_string(err); });
+  EXPECT_EQ(value, 42);
+}
+
 TEST_P(blocking_actors, quit_in_a_blocking_actor_sets_its_exit_reason) {
   auto b = sys.spawn([](blocking_actor* b) { b->quit(exit_reason::user_shutdown); });
   self->monitor(b);

@@ -307,6 +307,21 @@ TEST_P(scheduled_actors, await_handles_the_response_before_messages_queued_earli
   EXPECT_EQ(next<std::string>(), "message 8");
 }
 
+TEST_P(scheduled_actors, awaited_responses_are_handled_newest_request_first) {
+  auto server = sys.spawn(gate);
+  auto client = sys.spawn([=, r = reporter](event_based_actor* c) {
+    return behavior{[=](const std::string&) {
+      c->request(server, patience, 1).await([=](int x) { c->send(r, x); });
+      c->request(server, patience, 2).await([=](int x) { c->send(r, x); });
+    }};
+  });
+  self->send(client, "go");
+  // The server answers 1 before 2.
+  self->send(server, "open");
+  EXPECT_EQ(next<int>(), 2);
+  EXPECT_EQ(next<int>(), 1);
+}
+
 TEST_P(scheduled_actors, await_gets_request_timeout_and_then_resumes_the_behavior) {
   auto silent = sys.spawn(never_answers);
   auto client = sys.spawn([=, r = reporter](event_based_actor* c) {

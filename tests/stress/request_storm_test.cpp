@@ -11,9 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -100,16 +102,17 @@ behavior silent_responder() {
 struct outcomes {
   std::vector<uint8_t> values;
   std::vector<uint8_t> timeouts;
+  // actor_down or broken_promise: the responder died first.
+  std::vector<uint8_t> lost;
   std::vector<uint8_t> other_errors;
   std::vector<uint8_t> wrong_values;
 
-  explicit outcomes(size_t n) : values(n), timeouts(n), other_errors(n), wrong_values(n) {}
-};
+  explicit outcomes(size_t n)
+    : values(n), timeouts(n), lost(n), other_errors(n), wrong_values(n) {}
 
-struct storm {
-  std::vector<actor> responders; // one per kind
-  uint32_t requesters;
-  uint32_t per_requester;
+  uint32_t ends(uint32_t j) const noexcept {
+    return values[j] + timeouts[j] + lost[j] + other_errors[j];
+  }
 };
 
 kind kind_of(uint32_t requester, uint32_t request) noexcept {
@@ -133,6 +136,8 @@ auto on_error(outcomes* out, uint32_t j) {
   return [out, j](error& err) {
     if (err == errc::request_timeout)
       ++out->timeouts[j];
+    else if (err == errc::actor_down || err == errc::broken_promise)
+      ++out->lost[j];
     else
       ++out->other_errors[j];
   };
@@ -171,6 +176,25 @@ void blocking_requester(blocking_actor* self, std::vector<actor> responders, uin
     auto x = payload(index, j, per_requester);
     self->request(responders[static_cast<int>(k)], timeout_for(k), x)
       .receive(on_value(out, j, x), on_error(out, j));
+  }
+}
+
+/// Sends requests to `targets` in turn, each with a timeout only a hang
+/// reaches, and counts every request that ended in `ended`.
+void volatile_requester(event_based_actor* self, std::vector<actor> targets, uint32_t index,
+                        uint32_t per_requester, outcomes* out, std::atomic<uint32_t>* ended) {
+  for (uint32_t j = 0; j < per_requester; ++j) {
+    auto x = payload(index, j, per_requester);
+    self->request(targets[(index + j) % targets.size()], stress::patience, x)
+      .then(
+        [f = on_value(out, j, x), ended](int y) mutable {
+          f(y);
+          ended->fetch_add(1);
+        },
+        [f = on_error(out, j), ended](error& err) mutable {
+          f(err);
+          ended->fetch_add(1);
+        });
   }
 }
 
@@ -232,13 +256,14 @@ protected:
         timeouts += out.timeouts[j];
         by_kind_values[k] += out.values[j];
         by_kind_timeouts[k] += out.timeouts[j];
-        auto ends = out.values[j] + out.timeouts[j] + out.other_errors[j];
-        if ((ends != 1 || out.other_errors[j] != 0 || out.wrong_values[j] != 0)
+        if ((out.ends(j) != 1 || out.lost[j] != 0 || out.other_errors[j] != 0
+             || out.wrong_values[j] != 0)
             && ++failures <= 10)
           ADD_FAILURE() << "request " << j << " of requester " << i << " (kind " << k
                         << ") ended with " << int{out.values[j]} << " values ("
                         << int{out.wrong_values[j]} << " wrong), " << int{out.timeouts[j]}
-                        << " timeouts and " << int{out.other_errors[j]} << " other errors";
+                        << " timeouts, " << int{out.lost[j]} << " lost and "
+                        << int{out.other_errors[j]} << " other errors";
       }
     }
     uint64_t total = uint64_t{per_requester} * results.size();
@@ -332,6 +357,65 @@ TEST_P(request_storm, a_blocking_requester_drops_answers_that_come_after_the_tim
   EXPECT_EQ(values + timeouts, requests);
   EXPECT_GT(timeouts, 0);
   EXPECT_EQ(sys_->dead_letters(), dead_before);
+}
+
+TEST_P(request_storm, requests_to_responders_that_die_mid_storm_each_end_once) {
+  // Responders die with requests queued in their mailboxes and promises
+  // pending in their state: queued requests bounce with actor_down, dropped
+  // promises answer broken_promise, and no request ends twice or never.
+  constexpr uint32_t requesters = scaled<uint32_t>(40, 8);
+  constexpr uint32_t per_requester = scaled<uint32_t>(450, 90);
+  std::atomic<int>* no_count = nullptr;
+  std::vector<actor> targets;
+  for (int i = 0; i < 4; ++i) {
+    targets.push_back(sys_->spawn(prompt_responder));
+    targets.push_back(sys_->spawn(delayed_responder, timespan{2ms}, no_count));
+  }
+  // Dead before the first request: every request to it must bounce.
+  auto dead = sys_->spawn(prompt_responder);
+  anon_send_exit(dead, exit_reason::kill);
+  auto alive = responders_.size() + targets.size();
+  ASSERT_TRUE(stress::wait_until([&] { return sys_->running_actors() == alive; }));
+  targets.push_back(dead);
+  std::vector<std::unique_ptr<outcomes>> results;
+  std::atomic<uint32_t> ended{0};
+  for (uint32_t i = 0; i < requesters; ++i) {
+    results.push_back(std::make_unique<outcomes>(per_requester));
+    sys_->spawn(volatile_requester, targets, i, per_requester, results.back().get(), &ended);
+  }
+  constexpr uint32_t total = requesters * per_requester;
+  ASSERT_TRUE(stress::wait_until([&] { return ended.load() >= total / 3; }));
+  std::mt19937_64 rng{5};
+  targets.pop_back();
+  std::shuffle(targets.begin(), targets.end(), rng);
+  for (auto& t : targets)
+    anon_send_exit(t, exit_reason::user_shutdown);
+  targets.clear();
+  ASSERT_TRUE(stress::wait_until([&] { return sys_->running_actors() == responders_.size(); }))
+    << "requesters still wait for " << total - ended.load() << " responses";
+  uint64_t values = 0;
+  uint64_t lost = 0;
+  int failures = 0;
+  for (uint32_t i = 0; i < requesters; ++i) {
+    auto& out = *results[i];
+    for (uint32_t j = 0; j < per_requester; ++j) {
+      values += out.values[j];
+      lost += out.lost[j];
+      bool to_dead = (i + j) % 9 == 8;
+      if ((out.ends(j) != 1 || out.timeouts[j] != 0 || out.other_errors[j] != 0
+           || out.wrong_values[j] != 0 || (to_dead && out.lost[j] != 1))
+          && ++failures <= 10)
+        ADD_FAILURE() << "request " << j << " of requester " << i << " ended with "
+                      << int{out.values[j]} << " values (" << int{out.wrong_values[j]}
+                      << " wrong), " << int{out.timeouts[j]} << " timeouts, "
+                      << int{out.lost[j]} << " lost and " << int{out.other_errors[j]}
+                      << " other errors" << (to_dead ? " (sent to the dead responder)" : "");
+    }
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(values + lost, total);
+  EXPECT_EQ(ended.load(), total);
+  EXPECT_GE(lost, total / 9);
 }
 
 INSTANTIATE_TEST_SUITE_P(policies, request_storm,

@@ -26,7 +26,7 @@ using stress::scaled;
 namespace {
 
 constexpr uint32_t ring_size = 1'000;
-constexpr uint64_t total_hops = scaled<uint64_t>(1'000'000, 50'000);
+constexpr uint64_t total_hops = scaled<uint64_t>(1'000'000, 100'000);
 
 struct member_state {
   actor next;
