@@ -66,11 +66,12 @@ void scheduled_actor::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
     wake_detached();
     return;
   }
+  if (ctx != nullptr) {
+    ctx->exec_later_ref(this);
+    return;
+  }
   ref_resumable();
-  if (ctx != nullptr)
-    ctx->exec_later(this);
-  else
-    system().scheduler().schedule(this);
+  system().scheduler().schedule(this);
 }
 
 resumable::resume_result scheduled_actor::resume(execution_unit* ctx, size_t max_throughput) {

@@ -204,6 +204,22 @@ public:
       parent_.push_injected(job); // Called from elsewhere: stay correct.
   }
 
+  void exec_later_ref(resumable* job) override {
+    if (current_worker == this && job == held_) {
+      held_ = nullptr; // Its reference goes with it.
+      parent_.push_local(*this, job);
+      return;
+    }
+    job->ref_resumable();
+    exec_later(job);
+  }
+
+  /// Drops the reference kept from the last job that blocked.
+  void release_held() noexcept {
+    if (auto* job = std::exchange(held_, nullptr))
+      job->deref_resumable();
+  }
+
   state& parent() const noexcept {
     return parent_;
   }
@@ -248,6 +264,10 @@ private:
 
   // Owner only from here on.
   alignas(64) size_t index_;
+  /// The last job that blocked (awaiting_message), with the reference the
+  /// scheduler held for it: if a job run next wakes it again, that reference
+  /// is reused (exec_later_ref) instead of dropped and taken anew.
+  resumable* held_ = nullptr;
   state& parent_;
   uint64_t rng_;
   uint32_t tick_ = 0;
@@ -445,6 +465,13 @@ void work_stealing::state::worker::leave_searching() {
 
 bool work_stealing::state::worker::idle_step(bool& searching) {
   auto& st = parent_;
+  // An idle worker holds no reference. Dropping the last one may terminate
+  // an unreachable actor, whose goodbyes land in our own queues: run them.
+  if (held_ != nullptr) {
+    release_held();
+    if (next_job != nullptr || deque.size_approx() > 0 || !later.empty())
+      return true;
+  }
   if (st.stopping.load(std::memory_order_acquire) && st.nobody_runs_a_job()
       && !st.work_visible()) {
     st.exited.fetch_add(1, std::memory_order_seq_cst);
@@ -482,6 +509,9 @@ void work_stealing::state::worker::run_job(resumable* job) {
       later.push_back(job); // Keeps the reference.
       break;
     case resumable::resume_result::awaiting_message:
+      release_held();
+      held_ = job;
+      break;
     case resumable::resume_result::done:
       job->deref_resumable();
       break;

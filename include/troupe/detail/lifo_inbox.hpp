@@ -27,7 +27,7 @@
 // consumer sees a node at the head, the head stays a node until the consumer
 // changes it.
 //
-// Threads: push() from any thread. take_all(), consumed(), try_block(),
+// Threads: push() from any thread. take_all(), try_block(),
 // try_unblock() and close() only from the consumer: the one thread that
 // currently runs the owner (it may change between runs; the scheduler's
 // hand-off orders them). size(), empty(), blocked() and closed() from any
@@ -44,10 +44,10 @@
 //   that on to whichever thread it schedules the reader onto. (acq_rel costs
 //   nothing on x86; a conditional acquire fence would be cheaper on ARM but
 //   ThreadSanitizer does not model fences.)
-// - The size counter is relaxed: it is an estimate and orders nothing. It
-//   sits on head's cache line, which the pusher owns right after its CAS.
-//   The counter may fall below zero for a moment (the consumer took a node
-//   before its pusher counted it); size() reports that as 0.
+// - The size estimate costs no extra atomic: the top 16 bits of the head
+//   word count the nodes in the stack (saturating at 65535), and each push
+//   writes its head's count plus one in the same CAS that links the node.
+//   Pointers on x86-64 and AArch64 user space fit in the low 48 bits.
 
 #include <atomic>
 #include <concepts>
@@ -86,12 +86,14 @@ public:
     std::is_nothrow_move_constructible_v<Deleter>)
     : del_(std::move(del)) {}
 
+  static_assert(sizeof(uintptr_t) == 8, "lifo_inbox packs a count into the head pointer");
+
   lifo_inbox(const lifo_inbox&) = delete;
   lifo_inbox& operator=(const lifo_inbox&) = delete;
 
   /// Deletes the nodes still queued. No thread may push any more.
   ~lifo_inbox() {
-    auto* x = head_.load(std::memory_order_acquire);
+    auto* x = node_of(head_.load(std::memory_order_acquire));
     if (!holds_no_node(x))
       delete_list(x);
   }
@@ -103,61 +105,57 @@ public:
   /// node must point at the old head before it becomes visible, and because
   /// `closed` must never be overwritten.
   inbox_result push(T* x) noexcept {
-    auto* e = head_.load(std::memory_order_relaxed);
+    auto e = head_.load(std::memory_order_relaxed);
+    uintptr_t desired;
     do {
-      if (e == closed_tag())
+      auto* top = node_of(e);
+      if (top == closed_tag())
         return inbox_result::queue_closed;
-      x->next = e == blocked_tag() ? nullptr : e;
-    } while (!head_.compare_exchange_weak(e, x, std::memory_order_acq_rel,
+      auto n = holds_no_node(top) ? uintptr_t{1} : count_of(e) + (count_of(e) < max_count);
+      x->next = holds_no_node(top) ? nullptr : top;
+      desired = reinterpret_cast<uintptr_t>(x) | (n << count_shift);
+    } while (!head_.compare_exchange_weak(e, desired, std::memory_order_acq_rel,
                                           std::memory_order_relaxed));
-    size_.fetch_add(1, std::memory_order_relaxed);
-    return e == blocked_tag() ? inbox_result::unblocked_reader
-                              : inbox_result::success;
+    return node_of(e) == blocked_tag() ? inbox_result::unblocked_reader
+                                       : inbox_result::success;
   }
 
-  /// Approximate number of queued nodes.
+  /// Approximate number of queued nodes (exact below 65535).
   size_t size() const noexcept {
-    auto n = size_.load(std::memory_order_relaxed);
-    return n > 0 ? static_cast<size_t>(n) : 0;
+    auto e = head_.load(std::memory_order_relaxed);
+    return holds_no_node(node_of(e)) ? 0 : static_cast<size_t>(count_of(e));
   }
 
   /// True if no node is queued (also when blocked or closed).
   bool empty() const noexcept {
-    return holds_no_node(head_.load(std::memory_order_acquire));
+    return holds_no_node(node_of(head_.load(std::memory_order_acquire)));
   }
 
   bool blocked() const noexcept {
-    return head_.load(std::memory_order_acquire) == blocked_tag();
+    return head_.load(std::memory_order_acquire) == tag_word(blocked_tag());
   }
 
   bool closed() const noexcept {
-    return head_.load(std::memory_order_acquire) == closed_tag();
+    return head_.load(std::memory_order_acquire) == tag_word(closed_tag());
   }
 
   // -- consumer only ----------------------------------------------------------
 
   /// Takes every queued node, newest first (reverse it for FIFO order), or
   /// returns nullptr when there is none or the inbox is blocked or closed.
-  /// The caller owns the nodes and reports how many it took with consumed()
-  /// once it has counted them, so that the walk is not done twice.
   T* take_all() noexcept {
     // A relaxed peek first: exchanging nullptr into a blocked or closed head
     // would lose the tag, and the peek keeps an empty inbox read-only.
-    if (holds_no_node(head_.load(std::memory_order_relaxed)))
+    if (holds_no_node(node_of(head_.load(std::memory_order_relaxed))))
       return nullptr;
-    return head_.exchange(nullptr, std::memory_order_acquire);
-  }
-
-  /// Subtracts `n` taken nodes from the size estimate.
-  void consumed(size_t n) noexcept {
-    size_.fetch_sub(static_cast<std::ptrdiff_t>(n), std::memory_order_relaxed);
+    return node_of(head_.exchange(0, std::memory_order_acquire));
   }
 
   /// Marks the reader blocked if nothing is queued. On false, nodes arrived
   /// (take them) or the inbox is closed or already blocked.
   bool try_block() noexcept {
-    T* expected = nullptr;
-    return head_.compare_exchange_strong(expected, blocked_tag(),
+    uintptr_t expected = 0;
+    return head_.compare_exchange_strong(expected, tag_word(blocked_tag()),
                                          std::memory_order_release,
                                          std::memory_order_relaxed);
   }
@@ -166,23 +164,16 @@ public:
   /// a pusher got unblocked_reader first and schedules the reader, or the
   /// inbox was not blocked.
   bool try_unblock() noexcept {
-    T* expected = blocked_tag();
-    return head_.compare_exchange_strong(expected, nullptr,
-                                         std::memory_order_acq_rel,
+    auto expected = tag_word(blocked_tag());
+    return head_.compare_exchange_strong(expected, 0, std::memory_order_acq_rel,
                                          std::memory_order_relaxed);
   }
 
   /// Closes the inbox and returns the nodes still queued, newest first, for
   /// the owner to bounce. Idempotent: a second call returns nullptr.
   T* close() noexcept {
-    auto* x = head_.exchange(closed_tag(), std::memory_order_acquire);
-    if (holds_no_node(x))
-      return nullptr;
-    size_t n = 0;
-    for (auto* i = x; i != nullptr; i = i->next)
-      ++n;
-    consumed(n);
-    return x;
+    auto* x = node_of(head_.exchange(tag_word(closed_tag()), std::memory_order_acquire));
+    return holds_no_node(x) ? nullptr : x;
   }
 
   /// Deletes a list of nodes linked by `next` with this inbox's deleter.
@@ -215,11 +206,25 @@ private:
     return reinterpret_cast<uintptr_t>(x) <= 2;
   }
 
-  // head_ and size_ share one cache line on purpose (see the opening block).
-  // Written by pushers (CAS, fetch_add) and by the consumer (exchange, CAS,
-  // fetch_sub).
-  std::atomic<T*> head_{nullptr};
-  std::atomic<std::ptrdiff_t> size_{0};
+  static constexpr unsigned count_shift = 48;
+  static constexpr uintptr_t max_count = 0xFFFF;
+  static constexpr uintptr_t pointer_mask = (uintptr_t{1} << count_shift) - 1;
+
+  static T* node_of(uintptr_t word) noexcept {
+    return reinterpret_cast<T*>(word & pointer_mask);
+  }
+
+  static uintptr_t count_of(uintptr_t word) noexcept {
+    return word >> count_shift;
+  }
+
+  static uintptr_t tag_word(T* tag) noexcept {
+    return reinterpret_cast<uintptr_t>(tag);
+  }
+
+  // The head node (low 48 bits) and the number of queued nodes (high 16
+  // bits). Written by pushers (CAS) and by the consumer (exchange, CAS).
+  std::atomic<uintptr_t> head_{0};
 
   // Read-only after construction.
   [[no_unique_address]] Deleter del_;
