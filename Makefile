@@ -36,12 +36,14 @@ test: deps
 	$(TSAN_ENV) $(CTEST) --preset tsan -L concurrency
 	$(CTEST) --preset release
 
+# Its own build folder (build/bench): benchmarks only, so it neither builds
+# the tests nor reconfigures the folder `make test` uses.
 bench:
 	bash scripts/install-deps.sh bench
-	cmake --preset release -DTROUPE_BUILD_BENCHMARKS=ON $(if $(CAF_ROOT),-DCAF_ROOT=$(CAF_ROOT))
-	cmake --build --preset release $(BUILD_ARGS)
-	python3 tools/bench.py --build-dir build/release $(if $(STUDY),--study $(STUDY)) $(if $(FULL),--full,--quick)
-	python3 tools/report.py
+	cmake --preset bench $(if $(CAF_ROOT),-DCAF_ROOT=$(CAF_ROOT))
+	cmake --build --preset bench $(BUILD_ARGS)
+	/usr/bin/python3 tools/bench.py --build-dir build/bench $(if $(STUDY),--study $(STUDY)) $(if $(FULL),--full,--quick)
+	/usr/bin/python3 tools/report.py
 
 clean:
 	rm -rf build

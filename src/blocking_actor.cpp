@@ -1,10 +1,19 @@
 #include "troupe/blocking_actor.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/detail/cpu_relax.hpp"
 
 #include <algorithm>
 
 namespace troupe {
+
+namespace {
+
+/// Pause instructions a blocking actor spins before it sleeps (some ten
+/// microseconds on current x86 cores).
+constexpr int spin_before_sleep = 1000;
+
+} // namespace
 
 actor_exited::actor_exited(error reason)
   : reason_(std::move(reason)), what_("troupe::actor_exited: " + to_string(reason_)) {}
@@ -36,6 +45,10 @@ mailbox_element_ptr blocking_actor::dequeue(clock::time_point deadline) {
       return mailbox_element_ptr{x};
     if (mailbox_.closed())
       return nullptr;
+    // A response often arrives within microseconds: look a while before
+    // paying a sleep and a wake-up in the kernel.
+    for (int i = 0; i < spin_before_sleep && mailbox_.empty(); ++i)
+      detail::cpu_relax();
     if (!mailbox_.try_block())
       continue; // a message arrived meanwhile
     if (deadline == clock::time_point::max()) {

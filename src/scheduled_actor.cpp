@@ -93,10 +93,14 @@ resumable::resume_result scheduled_actor::resume(execution_unit* ctx, size_t max
       continue;
     }
     mailbox_element_ptr elem{raw};
-    if (consume(elem) == consume_result::consumed)
-      ++handled;
+    bool consumed = consume(elem) == consume_result::consumed;
     if (terminated())
       return resume_result::done;
+    // Jobs only this worker can run (its next slot, its later queue) must
+    // not wait behind a mailbox that senders keep full: look every 64
+    // messages and make room for them.
+    if (consumed && (++handled & 63) == 0 && ctx != nullptr && ctx->has_private_work())
+      return resume_result::resume_later;
   }
   return resume_result::resume_later;
 }

@@ -48,6 +48,12 @@ public:
     job->ref_resumable();
     exec_later(job);
   }
+
+  /// True if jobs wait here that no other thread can take over: a job that
+  /// runs long should then yield (return resume_later) now and then.
+  virtual bool has_private_work() const noexcept {
+    return false;
+  }
 };
 
 } // namespace troupe

@@ -214,6 +214,10 @@ public:
     exec_later(job);
   }
 
+  bool has_private_work() const noexcept override {
+    return next_job != nullptr || !later.empty();
+  }
+
   /// Drops the reference kept from the last job that blocked.
   void release_held() noexcept {
     if (auto* job = std::exchange(held_, nullptr))
