@@ -29,10 +29,10 @@ test: deps
 	cmake --preset release -DTROUPE_BUILD_BENCHMARKS=OFF
 	cmake --build --preset release $(BUILD_ARGS)
 	cmake --preset asan
-	cmake --build --preset asan $(BUILD_ARGS)
+	cmake --build --preset asan --target troupe_concurrency_tests $(BUILD_ARGS)
 	$(ASAN_ENV) $(CTEST) --preset asan -L concurrency
 	cmake --preset tsan
-	cmake --build --preset tsan $(BUILD_ARGS)
+	cmake --build --preset tsan --target troupe_concurrency_tests $(BUILD_ARGS)
 	$(TSAN_ENV) $(CTEST) --preset tsan -L concurrency
 	$(CTEST) --preset release
 

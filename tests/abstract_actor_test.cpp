@@ -1,16 +1,16 @@
 #include "troupe/abstract_actor.hpp"
 
 #include "troupe/actor_system.hpp"
-#include "troupe/actor_system_config.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scoped_actor.hpp"
 #include "troupe/system_messages.hpp"
+
+#include "support/actor_fixture.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <map>
-#include <ostream>
 #include <string>
 #include <utility>
 
@@ -18,26 +18,9 @@ using namespace std::chrono_literals;
 using namespace std::string_literals;
 using namespace troupe;
 
-namespace troupe {
-
-// Readable values in gtest failure messages.
-void PrintTo(const error& x, std::ostream* os) {
-  *os << to_string(x);
-}
-
-} // namespace troupe
+using troupe::test::patience;
 
 namespace {
-
-/// Long enough that only a broken runtime runs into it.
-constexpr auto patience = 10s;
-
-struct policy_config : actor_system_config {
-  explicit policy_config(const char* policy) {
-    scheduler.policy = policy;
-    scheduler.max_threads = 2;
-  }
-};
 
 /// Echoes ints; links to or unlinks from the actor it gets with "link" or
 /// "unlink" (and answers true); quits with the error it gets.
@@ -55,26 +38,8 @@ behavior linker(event_based_actor* self) {
   };
 }
 
-class actor_lifecycle : public testing::TestWithParam<const char*> {
+class actor_lifecycle : public troupe::test::actor_fixture {
 protected:
-  /// The next message of type T; fails the test (and returns T{}) if none
-  /// arrives in time. Messages of other types stay queued.
-  template <class T>
-  T next() {
-    T result{};
-    self->receive([&](T& x) { result = std::move(x); },
-                  after(patience) >> [] { ADD_FAILURE() << "no message in time"; });
-    return result;
-  }
-
-  /// True if a message of type T is already in the mailbox (consumes it).
-  template <class T>
-  bool has_queued() {
-    bool found = false;
-    self->receive([&](T&) { found = true; }, after(0s) >> [] {});
-    return found;
-  }
-
   /// Collects `n` down_msg, by the ID of the actor that went down.
   std::map<actor_id, error> downs(size_t n) {
     std::map<actor_id, error> result;
@@ -100,11 +65,6 @@ protected:
                [](const error& err) { ADD_FAILURE() << to_string(err); });
     ASSERT_TRUE(done);
   }
-
-  policy_config cfg{GetParam()};
-  actor_system sys{cfg};
-  scoped_actor self{sys};
-  actor reporter = self;
 };
 
 // -- monitors -------------------------------------------------------------------------
@@ -362,12 +322,4 @@ TEST_P(actor_lifecycle, messages_queued_before_the_last_handle_goes_are_still_ha
 
 } // namespace
 
-INSTANTIATE_TEST_SUITE_P(policies, actor_lifecycle,
-                         testing::Values("work-sharing", "work-stealing"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (auto& c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+TROUPE_TEST_EVERY_POLICY(actor_lifecycle);

@@ -1,8 +1,9 @@
 #include "troupe/actor_system.hpp"
 
-#include "troupe/actor_system_config.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scoped_actor.hpp"
+
+#include "support/policies.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,17 +17,11 @@ using namespace std::chrono_literals;
 using namespace std::string_literals;
 using namespace troupe;
 
+using troupe::test::patience;
+using troupe::test::policy_config;
+using troupe::test::scaled;
+
 namespace {
-
-/// Long enough that only a broken runtime runs into it.
-constexpr auto patience = 10s;
-
-struct policy_config : actor_system_config {
-  explicit policy_config(const char* policy) {
-    scheduler.policy = policy;
-    scheduler.max_threads = 2;
-  }
-};
 
 /// Quits once a message it sends itself with a delay arrives, after adding
 /// one to `*done`.
@@ -38,7 +33,7 @@ behavior quit_later(event_based_actor* self, std::shared_ptr<std::atomic<int>> d
   }};
 }
 
-class actor_systems : public testing::TestWithParam<const char*> {
+class actor_systems : public troupe::test::policy_test {
 protected:
   policy_config cfg{GetParam()};
 };
@@ -136,11 +131,7 @@ TEST_P(actor_systems, spawned_actors_get_distinct_ids) {
 
 TEST_P(actor_systems, many_actors_spawned_from_actors_all_run) {
   actor_system sys{cfg};
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-  constexpr int children = 200;
-#else
-  constexpr int children = 2000;
-#endif
+  constexpr int children = scaled(2000, 200);
   auto ran = std::make_shared<std::atomic<int>>(0);
   sys.spawn([ran](event_based_actor* parent) {
     for (int i = 0; i < children; ++i)
@@ -152,12 +143,4 @@ TEST_P(actor_systems, many_actors_spawned_from_actors_all_run) {
 
 } // namespace
 
-INSTANTIATE_TEST_SUITE_P(policies, actor_systems,
-                         testing::Values("work-sharing", "work-stealing"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (auto& c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+TROUPE_TEST_EVERY_POLICY(actor_systems);

@@ -1,14 +1,14 @@
 #include "troupe/blocking_actor.hpp"
 
 #include "troupe/actor_system.hpp"
-#include "troupe/actor_system_config.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scoped_actor.hpp"
+
+#include "support/actor_fixture.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -23,81 +23,23 @@ using namespace std::chrono_literals;
 using namespace std::string_literals;
 using namespace troupe;
 
-namespace troupe {
-
-// Readable values in gtest failure messages.
-void PrintTo(const error& x, std::ostream* os) {
-  *os << to_string(x);
-}
-
-} // namespace troupe
+using troupe::test::holds;
+using troupe::test::patience;
 
 namespace {
-
-/// Long enough that only a broken runtime runs into it.
-constexpr auto patience = 10s;
-
-struct policy_config : actor_system_config {
-  explicit policy_config(const char* policy) {
-    scheduler.policy = policy;
-    scheduler.max_threads = 2;
-  }
-};
-
-template <class T>
-testing::AssertionResult holds(const expected<T>& x, const T& want) {
-  if (!x)
-    return testing::AssertionFailure() << "error: " << to_string(x.error());
-  if (*x != want)
-    return testing::AssertionFailure() << "value " << testing::PrintToString(*x)
-                                       << " instead of " << testing::PrintToString(want);
-  return testing::AssertionSuccess();
-}
 
 /// Takes int requests and never answers them.
 behavior never_answers() {
   return {[](int) { return delegated<int>{}; }};
 }
 
-class blocking_actors : public testing::TestWithParam<const char*> {
+class blocking_actors : public troupe::test::actor_fixture {
 protected:
-  /// The next message of type T; fails the test (and returns T{}) if none
-  /// arrives in time. Messages of other types stay queued.
-  template <class T>
-  T next() {
-    T result{};
-    self->receive([&](T& x) { result = std::move(x); },
-                  after(patience) >> [] { ADD_FAILURE() << "no message in time"; });
-    return result;
-  }
-
   /// True if nothing of type T is queued (consumes one if there is).
   template <class T>
   bool none_queued() {
-    bool found = false;
-    self->receive([&](T&) { found = true; }, after(0s) >> [] {});
-    return !found;
+    return !has_queued<T>();
   }
-
-  /// Requests `xs...` from `dest` with `timeout` and waits for the response.
-  template <class T, class Handle, class... Ts>
-  expected<T> ask_within(timespan timeout, const Handle& dest, Ts&&... xs) {
-    expected<T> result{make_error(errc::runtime_error, "the response handle never ran")};
-    self->request(dest, timeout, std::forward<Ts>(xs)...)
-      .receive([&](T& x) { result = std::move(x); },
-               [&](const error& err) { result = err; });
-    return result;
-  }
-
-  template <class T, class Handle, class... Ts>
-  expected<T> ask(const Handle& dest, Ts&&... xs) {
-    return ask_within<T>(patience, dest, std::forward<Ts>(xs)...);
-  }
-
-  policy_config cfg{GetParam()};
-  actor_system sys{cfg};
-  scoped_actor self{sys};
-  actor reporter = self;
 };
 
 // -- receive ----------------------------------------------------------------------------
@@ -373,12 +315,4 @@ TEST_P(blocking_actors, a_detached_actor_without_handles_terminates_as_unreachab
 
 } // namespace
 
-INSTANTIATE_TEST_SUITE_P(policies, blocking_actors,
-                         testing::Values("work-sharing", "work-stealing"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (auto& c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+TROUPE_TEST_EVERY_POLICY(blocking_actors);

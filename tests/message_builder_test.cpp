@@ -1,6 +1,7 @@
 #include "troupe/message_builder.hpp"
 
 #include "support/allocations.hpp"
+#include "support/element_types.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,39 +37,10 @@ struct tracked {
   int value;
 };
 
-// A type whose copy constructor throws while `fail` is set.
-struct fragile {
-  static inline int live = 0;
-  static inline bool fail = false;
-
-  fragile() {
-    ++live;
-  }
-  fragile(const fragile&) {
-    if (fail)
-      throw std::runtime_error("fragile: copy failed");
-    ++live;
-  }
-  fragile(fragile&&) noexcept {
-    ++live;
-  }
-  ~fragile() {
-    --live;
-  }
-};
-
-// Big enough that a message holding it bypasses the thread cache, so leaked
-// message data shows in allocations::large_live().
-struct blob {
-  char bytes[troupe_test::large_block + 1] = {};
-};
-
 } // namespace message_builder_test
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(message_builder_test, 1150)
   TROUPE_ADD_TYPE_ID(message_builder_test, (message_builder_test::tracked))
-  TROUPE_ADD_TYPE_ID(message_builder_test, (message_builder_test::fragile))
-  TROUPE_ADD_TYPE_ID(message_builder_test, (message_builder_test::blob))
   TROUPE_ADD_ATOM(message_builder_test, put_atom)
 TROUPE_END_TYPE_ID_BLOCK(message_builder_test)
 
@@ -76,6 +48,8 @@ namespace {
 
 using namespace message_builder_test;
 using troupe::make_message;
+using troupe::test::blob;
+using troupe::test::fragile;
 
 class message_builder : public testing::Test {
 protected:

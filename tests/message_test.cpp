@@ -3,6 +3,7 @@
 #include "troupe/error.hpp"
 
 #include "support/allocations.hpp"
+#include "support/element_types.hpp"
 
 #include <gtest/gtest.h>
 
@@ -50,39 +51,10 @@ std::string to_string(const tracked& x) {
   return "tracked(" + std::to_string(x.value) + ")";
 }
 
-// A type whose copy constructor throws while `fail` is set.
-struct fragile {
-  static inline int live = 0;
-  static inline bool fail = false;
-
-  fragile() {
-    ++live;
-  }
-  fragile(const fragile&) {
-    if (fail)
-      throw std::runtime_error("fragile: copy failed");
-    ++live;
-  }
-  fragile(fragile&&) noexcept {
-    ++live;
-  }
-  ~fragile() {
-    --live;
-  }
-};
-
-// Big enough that a message holding it bypasses the thread cache, so leaked
-// message data shows in allocations::large_live().
-struct blob {
-  char bytes[troupe_test::large_block + 1] = {};
-};
-
 } // namespace message_test
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(message_test, 1100)
   TROUPE_ADD_TYPE_ID(message_test, (message_test::tracked))
-  TROUPE_ADD_TYPE_ID(message_test, (message_test::fragile))
-  TROUPE_ADD_TYPE_ID(message_test, (message_test::blob))
   TROUPE_ADD_ATOM(message_test, ok_atom)
 TROUPE_END_TYPE_ID_BLOCK(message_test)
 
@@ -90,6 +62,8 @@ namespace {
 
 using namespace message_test;
 using troupe::make_message;
+using troupe::test::blob;
+using troupe::test::fragile;
 
 // Resets the counters and checks on exit that nothing leaked.
 class message : public testing::Test {

@@ -1,10 +1,11 @@
 #include "troupe/scheduled_actor.hpp"
 
 #include "troupe/actor_system.hpp"
-#include "troupe/actor_system_config.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scoped_actor.hpp"
 #include "troupe/stateful_actor.hpp"
+
+#include "support/actor_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,65 +23,12 @@ using namespace std::chrono_literals;
 using namespace std::string_literals;
 using namespace troupe;
 
-namespace troupe {
-
-// Readable values in gtest failure messages.
-void PrintTo(const error& x, std::ostream* os) {
-  *os << to_string(x);
-}
-
-} // namespace troupe
+using troupe::test::holds;
+using troupe::test::patience;
 
 namespace {
 
-/// Long enough that only a broken runtime runs into it.
-constexpr auto patience = 10s;
-
-struct policy_config : actor_system_config {
-  explicit policy_config(const char* policy) {
-    scheduler.policy = policy;
-    scheduler.max_threads = 2;
-  }
-};
-
-/// Success if `x` holds `want`; otherwise names the error or the value.
-template <class T>
-testing::AssertionResult holds(const expected<T>& x, const T& want) {
-  if (!x)
-    return testing::AssertionFailure() << "error: " << to_string(x.error());
-  if (*x != want)
-    return testing::AssertionFailure() << "value " << testing::PrintToString(*x)
-                                       << " instead of " << testing::PrintToString(want);
-  return testing::AssertionSuccess();
-}
-
-class scheduled_actors : public testing::TestWithParam<const char*> {
-protected:
-  /// The next message of type T; fails the test (and returns T{}) if none
-  /// arrives in time. Messages of other types stay queued.
-  template <class T>
-  T next() {
-    T result{};
-    self->receive([&](T& x) { result = std::move(x); },
-                  after(patience) >> [] { ADD_FAILURE() << "no message in time"; });
-    return result;
-  }
-
-  /// Requests `xs...` from `dest` and waits for the response.
-  template <class T, class Handle, class... Ts>
-  expected<T> ask(const Handle& dest, Ts&&... xs) {
-    expected<T> result{make_error(errc::runtime_error, "the response handle never ran")};
-    self->request(dest, patience, std::forward<Ts>(xs)...)
-      .receive([&](T& x) { result = std::move(x); },
-               [&](const error& err) { result = err; });
-    return result;
-  }
-
-  policy_config cfg{GetParam()};
-  actor_system sys{cfg};
-  scoped_actor self{sys};
-  actor reporter = self;
-};
+class scheduled_actors : public troupe::test::actor_fixture {};
 
 // -- spawning ---------------------------------------------------------------------
 
@@ -612,12 +560,4 @@ TEST_P(scheduled_actors, stateful_actor_state_lives_until_termination_and_no_lon
 
 } // namespace
 
-INSTANTIATE_TEST_SUITE_P(policies, scheduled_actors,
-                         testing::Values("work-sharing", "work-stealing"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (auto& c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+TROUPE_TEST_EVERY_POLICY(scheduled_actors);

@@ -1,14 +1,14 @@
 #include "troupe/scoped_actor.hpp"
 
 #include "troupe/actor_system.hpp"
-#include "troupe/actor_system_config.hpp"
 #include "troupe/event_based_actor.hpp"
+
+#include "support/actor_fixture.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,49 +17,12 @@ using namespace std::chrono_literals;
 using namespace std::string_literals;
 using namespace troupe;
 
-namespace troupe {
-
-// Readable values in gtest failure messages.
-void PrintTo(const error& x, std::ostream* os) {
-  *os << to_string(x);
-}
-
-} // namespace troupe
+using troupe::test::patience;
+using troupe::test::scaled;
 
 namespace {
 
-/// Long enough that only a broken runtime runs into it.
-constexpr auto patience = 10s;
-
-struct policy_config : actor_system_config {
-  explicit policy_config(const char* policy) {
-    scheduler.policy = policy;
-    scheduler.max_threads = 2;
-  }
-};
-
-class scoped_actors : public testing::TestWithParam<const char*> {
-protected:
-  /// The next message of type T for `receiver`; fails the test (and returns
-  /// T{}) if none arrives in time. Messages of other types stay queued.
-  template <class T>
-  static T next(scoped_actor& receiver) {
-    T result{};
-    receiver->receive([&](T& x) { result = std::move(x); },
-                      after(patience) >> [] { ADD_FAILURE() << "no message in time"; });
-    return result;
-  }
-
-  template <class T>
-  T next() {
-    return next<T>(self);
-  }
-
-  policy_config cfg{GetParam()};
-  actor_system sys{cfg};
-  scoped_actor self{sys};
-  actor reporter = self;
-};
+class scoped_actors : public troupe::test::actor_fixture {};
 
 TEST_P(scoped_actors, a_scoped_actor_is_a_valid_handle_distinct_from_others) {
   scoped_actor other{sys};
@@ -155,11 +118,7 @@ TEST_P(scoped_actors, a_message_to_a_scoped_actor_that_is_gone_is_a_dead_letter)
 
 TEST_P(scoped_actors, messages_from_many_senders_all_arrive_each_sender_in_order) {
   constexpr int senders = 4;
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-  constexpr int per_sender = 500;
-#else
-  constexpr int per_sender = 5000;
-#endif
+  constexpr int per_sender = scaled(5000, 500);
   std::vector<actor> workers;
   for (int s = 0; s < senders; ++s)
     workers.push_back(sys.spawn(
@@ -186,12 +145,4 @@ TEST_P(scoped_actors, messages_from_many_senders_all_arrive_each_sender_in_order
 
 } // namespace
 
-INSTANTIATE_TEST_SUITE_P(policies, scoped_actors,
-                         testing::Values("work-sharing", "work-stealing"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (auto& c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+TROUPE_TEST_EVERY_POLICY(scoped_actors);

@@ -1,14 +1,14 @@
 #include "troupe/typed_actor.hpp"
 
 #include "troupe/actor_system.hpp"
-#include "troupe/actor_system_config.hpp"
 #include "troupe/scoped_actor.hpp"
+
+#include "support/actor_fixture.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <memory>
-#include <ostream>
 #include <string>
 #include <utility>
 
@@ -22,26 +22,9 @@ using namespace std::chrono_literals;
 using namespace std::string_literals;
 using namespace troupe;
 
-namespace troupe {
-
-// Readable values in gtest failure messages.
-void PrintTo(const error& x, std::ostream* os) {
-  *os << to_string(x);
-}
-
-} // namespace troupe
+using troupe::test::patience;
 
 namespace {
-
-/// Long enough that only a broken runtime runs into it.
-constexpr auto patience = 10s;
-
-struct policy_config : actor_system_config {
-  explicit policy_config(const char* policy) {
-    scheduler.policy = policy;
-    scheduler.max_threads = 2;
-  }
-};
 
 using calculator
   = typed_actor<result<int>(add_atom, int, int), result<int>(sub_atom, int, int)>;
@@ -89,16 +72,8 @@ private:
   int offset_;
 };
 
-class typed_actors : public testing::TestWithParam<const char*> {
+class typed_actors : public troupe::test::actor_fixture {
 protected:
-  template <class T>
-  T next() {
-    T result{};
-    self->receive([&](T& x) { result = std::move(x); },
-                  after(patience) >> [] { ADD_FAILURE() << "no message in time"; });
-    return result;
-  }
-
   /// The int answer of `dest` to `xs...`, or -1000 after a failure.
   template <class Handle, class... Ts>
   int ask(const Handle& dest, Ts&&... xs) {
@@ -108,11 +83,6 @@ protected:
                [](const error& err) { ADD_FAILURE() << to_string(err); });
     return result;
   }
-
-  policy_config cfg{GetParam()};
-  actor_system sys{cfg};
-  scoped_actor self{sys};
-  actor reporter = self;
 };
 
 TEST_P(typed_actors, a_scoped_actor_gets_typed_responses) {
@@ -245,12 +215,4 @@ TEST_P(typed_actors, typed_handles_compare_by_the_actor_they_name) {
 
 } // namespace
 
-INSTANTIATE_TEST_SUITE_P(policies, typed_actors,
-                         testing::Values("work-sharing", "work-stealing"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (auto& c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+TROUPE_TEST_EVERY_POLICY(typed_actors);

@@ -35,9 +35,7 @@ public:
   template <message_priority P = message_priority::normal,
             detail::actor_handle Handle, class... Ts>
   void send(const Handle& dest, Ts&&... xs) {
-    static_assert(sizeof...(Ts) > 0, "troupe: cannot send an empty message");
-    static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
-                  "troupe: the typed receiver has no handler for these arguments");
+    detail::check_message<Handle, Ts...>();
     deliver(dest.ctrl(),
             make_mailbox_element(self_ptr(), message_id::make(P),
                                  make_message(std::forward<Ts>(xs)...)));
@@ -47,8 +45,7 @@ public:
   template <message_priority P = message_priority::normal,
             detail::actor_handle Handle, class... Ts>
   void delayed_send(const Handle& dest, timespan delay, Ts&&... xs) {
-    static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
-                  "troupe: the typed receiver has no handler for these arguments");
+    detail::check_message<Handle, Ts...>();
     delayed_deliver(strong_actor_ptr{dest.ctrl()}, delay,
                     make_mailbox_element(self_ptr(), message_id::make(P),
                                          make_message(std::forward<Ts>(xs)...)));
@@ -187,8 +184,7 @@ protected:
 template <message_priority P = message_priority::normal, detail::actor_handle Handle,
           class... Ts>
 void anon_send(const Handle& dest, Ts&&... xs) {
-  static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
-                "troupe: the typed receiver has no handler for these arguments");
+  detail::check_message<Handle, Ts...>();
   if (auto* ctrl = dest.ctrl())
     ctrl->get()->enqueue(make_mailbox_element(nullptr, message_id::make(P),
                                               make_message(std::forward<Ts>(xs)...)),

@@ -188,10 +188,8 @@ public:
   template <message_priority P = message_priority::normal,
             detail::actor_handle Handle, class... Ts>
   auto request(const Handle& dest, timespan timeout, Ts&&... xs) {
-    static_assert(sizeof...(Ts) > 0, "troupe: cannot send an empty request");
-    static_assert(detail::handle_accepts_v<Handle, detail::message_element_t<Ts>...>,
-                  "troupe: the typed receiver has no handler for these arguments");
-    using response_type = detail::handle_response_t<Handle, detail::message_element_t<Ts>...>;
+    detail::check_message<Handle, Ts...>();
+    using response_type = detail::request_response_t<Handle, Ts...>;
     auto number = next_request_number();
     auto timer = send_request(dest.ctrl(), number, P, timeout,
                               make_message(std::forward<Ts>(xs)...));

@@ -9,33 +9,17 @@
 
 #include "troupe/scheduler/work_sharing.hpp"
 
+#include "troupe/detail/thread_name.hpp"
+
 #include "troupe/detail/worker_counters.hpp"
 
 #include <algorithm>
 #include <condition_variable>
-#include <cstdio>
 #include <deque>
 #include <mutex>
 #include <thread>
 
-#ifdef __linux__
-#  include <pthread.h>
-#endif
-
 namespace troupe {
-
-namespace {
-
-/// Names show up in top, perf and gdb. Linux allows 15 characters.
-void name_thread([[maybe_unused]] std::thread& t, [[maybe_unused]] size_t index) noexcept {
-#ifdef __linux__
-  char name[16];
-  std::snprintf(name, sizeof(name), "troupe-share-%zu", index % 100);
-  pthread_setname_np(t.native_handle(), name);
-#endif
-}
-
-} // namespace
 
 struct work_sharing::state {
   class worker;
@@ -176,7 +160,7 @@ void work_sharing::start() {
   for (size_t i = 0; i < ws.size(); ++i) {
     auto* w = ws[i].get();
     w->thread = std::thread{[w] { w->run(); }};
-    name_thread(w->thread, i);
+    detail::name_thread(w->thread, "troupe-share", i);
   }
 }
 

@@ -81,21 +81,17 @@
 #include "troupe/detail/full_fence.hpp"
 #include "troupe/detail/injection_queue.hpp"
 #include "troupe/detail/parker.hpp"
+#include "troupe/detail/thread_name.hpp"
 #include "troupe/detail/worker_counters.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <deque>
 #include <cstdint>
-#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
-
-#ifdef __linux__
-#  include <pthread.h>
-#endif
 
 namespace troupe {
 
@@ -117,15 +113,6 @@ constexpr uint32_t injection_interval = 61;
 
 /// Jobs a worker takes in a row from its `next` slot while its deque waits.
 constexpr uint32_t max_slot_runs = 32;
-
-/// Names show up in top, perf and gdb. Linux allows 15 characters.
-void name_thread([[maybe_unused]] std::thread& t, [[maybe_unused]] size_t index) noexcept {
-#ifdef __linux__
-  char name[16];
-  std::snprintf(name, sizeof(name), "troupe-steal-%zu", index % 100);
-  pthread_setname_np(t.native_handle(), name);
-#endif
-}
 
 } // namespace
 
@@ -547,7 +534,7 @@ void work_stealing::start() {
       state_->exited.fetch_add(ws.size() - i, std::memory_order_seq_cst);
       throw;
     }
-    name_thread(w->thread, i);
+    detail::name_thread(w->thread, "troupe-steal", i);
   }
 }
 

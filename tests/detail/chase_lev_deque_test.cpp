@@ -2,6 +2,8 @@
 
 #include "troupe/detail/cpu_relax.hpp"
 
+#include "../support/sanitizers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -14,11 +16,7 @@ using troupe::detail::chase_lev_deque;
 
 namespace {
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-constexpr int64_t concurrent_items = 100'000;
-#else
-constexpr int64_t concurrent_items = 1'000'000;
-#endif
+constexpr int64_t concurrent_items = troupe::test::scaled<int64_t>(1'000'000, 100'000);
 
 } // namespace
 

@@ -1,5 +1,7 @@
 #include "troupe/detail/lifo_inbox.hpp"
 
+#include "../support/queue_producers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,33 +14,12 @@
 using troupe::detail::inbox_result;
 using troupe::detail::lifo_inbox;
 
+using namespace troupe::test;
+
 namespace {
 
-struct node {
-  node* next = nullptr;
-  uint32_t producer = 0;
-  uint32_t seq = 0;
-  /// Who ended up with the node (concurrent tests): see `fate`.
-  int fate = 0;
-};
-
-enum fate : int { unclaimed, consumed, returned_by_close, rejected };
-
-/// The tests own their nodes in vectors; the inbox must not delete them.
-struct no_delete {
-  void operator()(node*) const noexcept {}
-};
-
+using node = queue_node;
 using inbox = lifo_inbox<node, no_delete>;
-
-/// Deletes with `delete` and counts.
-struct counting_delete {
-  int* count;
-  void operator()(node* x) const noexcept {
-    ++*count;
-    delete x;
-  }
-};
 
 std::vector<node*> to_vector(node* x) {
   std::vector<node*> result;
@@ -181,22 +162,6 @@ TEST(lifo_inbox, the_default_deleter_frees_nodes_left_behind) {
 
 namespace {
 
-constexpr uint32_t num_producers = 8;
-constexpr uint32_t pushes_per_producer = 100'000;
-constexpr uint32_t sync_period = 1'000;
-
-std::vector<std::vector<node>> make_nodes() {
-  std::vector<std::vector<node>> nodes(num_producers);
-  for (uint32_t p = 0; p < num_producers; ++p) {
-    nodes[p].resize(pushes_per_producer);
-    for (uint32_t i = 0; i < pushes_per_producer; ++i) {
-      nodes[p][i].producer = p;
-      nodes[p][i].seq = i;
-    }
-  }
-  return nodes;
-}
-
 /// Reverses a newest-first list into `out`, returns how many nodes it had.
 size_t reverse_into(node* x, std::vector<node*>& out) {
   auto first = out.size();
@@ -217,21 +182,7 @@ TEST(lifo_inbox, many_producers_deliver_each_node_once_and_in_order_to_a_sleepin
   // Producers wait for it now and then, so that the inbox runs dry and the
   // consumer really goes to sleep instead of always finding work.
   std::vector<std::atomic<uint32_t>> acked(num_producers);
-  std::vector<std::thread> producers;
-  for (uint32_t p = 0; p < num_producers; ++p)
-    producers.emplace_back([&, p] {
-      for (auto& x : nodes[p]) {
-        auto res = q.push(&x);
-        ASSERT_NE(res, inbox_result::queue_closed);
-        if (res == inbox_result::unblocked_reader) {
-          unblocks.fetch_add(1, std::memory_order_relaxed);
-          wake.release();
-        }
-        if (x.seq % sync_period == sync_period - 1)
-          while (acked[p].load(std::memory_order_acquire) <= x.seq)
-            std::this_thread::yield();
-      }
-    });
+  auto producers = push_to_sleeping_reader(q, nodes, acked, wake, unblocks);
   // The consumer: takes batches, and when there is nothing sleeps until the
   // producer that unblocked it wakes it.
   std::vector<uint32_t> next_seq(num_producers, 0);
@@ -278,13 +229,7 @@ TEST(lifo_inbox, many_producers_deliver_each_node_once_and_in_order_to_a_sleepin
 TEST(lifo_inbox, closing_while_producers_push_loses_no_node) {
   auto nodes = make_nodes();
   inbox q;
-  std::vector<std::thread> producers;
-  for (uint32_t p = 0; p < num_producers; ++p)
-    producers.emplace_back([&, p] {
-      for (auto& x : nodes[p])
-        if (q.push(&x) == inbox_result::queue_closed)
-          x.fate = rejected; // still ours: never published
-    });
+  auto producers = push_until_closed(q, nodes);
   // Consume about a third of the nodes, then close while producers still push.
   uint64_t received = 0;
   auto take = [&](node* x, int how) {
@@ -305,12 +250,7 @@ TEST(lifo_inbox, closing_while_producers_push_loses_no_node) {
   auto returned = take(q.close(), returned_by_close);
   for (auto& t : producers)
     t.join();
-  uint64_t rejects = 0;
-  for (auto& per_producer : nodes)
-    for (auto& x : per_producer) {
-      EXPECT_NE(x.fate, unclaimed) << "node " << x.producer << "/" << x.seq << " was lost";
-      rejects += x.fate == rejected;
-    }
+  auto rejects = count_rejected(nodes, "node");
   EXPECT_EQ(received + returned + rejects, uint64_t{num_producers} * pushes_per_producer);
   EXPECT_TRUE(q.closed());
   EXPECT_EQ(q.size(), 0u) << "every counted push was taken or returned by close";

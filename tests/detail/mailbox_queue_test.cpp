@@ -1,5 +1,7 @@
 #include "troupe/detail/mailbox_queue.hpp"
 
+#include "../support/queue_producers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,38 +14,13 @@ using troupe::detail::inbox_result;
 using troupe::detail::mailbox_queue;
 using troupe::detail::node_list;
 
+using namespace troupe::test;
+
 namespace {
 
-struct msg {
-  msg* next = nullptr;
-  uint32_t producer = 0;
-  uint32_t seq = 0;
-  bool urgent = false;
-  /// Who ended up with the message (concurrent tests): see `fate`.
-  int fate = 0;
-
-  bool is_urgent() const noexcept {
-    return urgent;
-  }
-};
-
-enum fate : int { unclaimed, consumed, returned_by_close, rejected };
-
-/// The tests own their messages; the queue must not delete them.
-struct no_delete {
-  void operator()(msg*) const noexcept {}
-};
-
+using msg = queue_node;
 using queue = mailbox_queue<msg, no_delete>;
 using list = node_list<msg, no_delete>;
-
-struct counting_delete {
-  int* count;
-  void operator()(msg* x) const noexcept {
-    ++*count;
-    delete x;
-  }
-};
 
 /// Pops until empty and returns the sequence numbers.
 std::vector<uint32_t> drain(queue& q) {
@@ -347,24 +324,11 @@ TEST(mailbox_queue, messages_returned_by_close_are_deleted_with_the_list) {
 
 namespace {
 
-constexpr uint32_t num_producers = 8;
-constexpr uint32_t pushes_per_producer = 100'000;
-constexpr uint32_t sync_period = 1'000;
 constexpr uint64_t total = uint64_t{num_producers} * pushes_per_producer;
 
 /// Every 7th message of a producer is urgent.
-std::vector<std::vector<msg>> make_per_producer(uint32_t n = pushes_per_producer) {
-  std::vector<std::vector<msg>> result(num_producers);
-  for (uint32_t p = 0; p < num_producers; ++p) {
-    result[p].resize(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      auto& x = result[p][i];
-      x.producer = p;
-      x.seq = i;
-      x.urgent = i % 7 == 0;
-    }
-  }
-  return result;
+nodes_per_producer make_per_producer(uint32_t n = pushes_per_producer) {
+  return make_nodes(n, 7);
 }
 
 /// Checks that each producer's urgent and normal messages each arrive in
@@ -391,23 +355,9 @@ TEST(mailbox_queue, many_senders_deliver_each_message_once_and_in_order_to_a_sle
   // How many messages of each producer the consumer has seen; producers wait
   // for it now and then so that the actor really runs dry and sleeps.
   std::vector<std::atomic<uint32_t>> acked(num_producers);
-  std::vector<std::thread> producers;
-  for (uint32_t p = 0; p < num_producers; ++p)
-    producers.emplace_back([&, p] {
-      for (auto& x : msgs[p]) {
-        auto res = q.push(&x);
-        ASSERT_NE(res, inbox_result::queue_closed);
-        if (res == inbox_result::unblocked_reader) {
-          unblocks.fetch_add(1, std::memory_order_relaxed);
-          wake.release();
-        }
-        if (x.seq % sync_period == sync_period - 1) {
-          EXPECT_LE(q.size(), total); // size() from a sender's thread
-          while (acked[p].load(std::memory_order_acquire) <= x.seq)
-            std::this_thread::yield();
-        }
-      }
-    });
+  auto producers = push_to_sleeping_reader(q, msgs, acked, wake, unblocks, [&] {
+    EXPECT_LE(q.size(), total); // size() from a sender's thread
+  });
   order_check check;
   std::vector<uint32_t> seen(num_producers, 0);
   uint64_t received = 0;
@@ -508,13 +458,7 @@ TEST(mailbox_queue, the_actor_can_move_to_whichever_thread_unblocked_it) {
 TEST(mailbox_queue, closing_while_senders_push_loses_no_message) {
   auto msgs = make_per_producer();
   queue q;
-  std::vector<std::thread> producers;
-  for (uint32_t p = 0; p < num_producers; ++p)
-    producers.emplace_back([&, p] {
-      for (auto& x : msgs[p])
-        if (q.push(&x) == inbox_result::queue_closed)
-          x.fate = rejected; // still ours: never published
-    });
+  auto producers = push_until_closed(q, msgs);
   order_check check;
   uint64_t received = 0;
   while (received < total / 3) {
@@ -538,12 +482,7 @@ TEST(mailbox_queue, closing_while_senders_push_loses_no_message) {
   EXPECT_EQ(returned, rest.size());
   for (auto& t : producers)
     t.join();
-  uint64_t rejects = 0;
-  for (auto& per_producer : msgs)
-    for (auto& x : per_producer) {
-      EXPECT_NE(x.fate, unclaimed) << "message " << x.producer << "/" << x.seq << " was lost";
-      rejects += x.fate == rejected;
-    }
+  auto rejects = count_rejected(msgs, "message");
   EXPECT_TRUE(check.in_order) << "close() keeps each sender's order";
   EXPECT_EQ(received + returned + rejects, total);
   EXPECT_EQ(q.size(), 0u);

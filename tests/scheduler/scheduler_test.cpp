@@ -4,6 +4,8 @@
 #include "troupe/scheduler/work_sharing.hpp"
 #include "troupe/scheduler/work_stealing.hpp"
 
+#include "../support/policies.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -27,17 +29,12 @@ using troupe::resumable;
 using troupe::scheduler;
 using troupe::scheduler_config;
 using troupe::worker_stats;
+using troupe::test::patience;
+using troupe::test::scaled;
 
 namespace {
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-constexpr int total_schedules = 100'000;
-#else
-constexpr int total_schedules = 1'000'000;
-#endif
-
-/// Long enough that only a broken scheduler runs into it.
-constexpr auto patience = 20s;
+constexpr int total_schedules = scaled(1'000'000, 100'000);
 
 using result = resumable::resume_result;
 
@@ -162,7 +159,7 @@ void returns(Fn fn, const char* what) {
   t.join();
 }
 
-class scheduler_policy : public testing::TestWithParam<const char*> {
+class scheduler_policy : public troupe::test::policy_test {
 protected:
   std::unique_ptr<scheduler> make(size_t workers,
                                   size_t spin_attempts = scheduler_config{}.spin_attempts) {
@@ -602,15 +599,7 @@ TEST_P(scheduler_policy, stats_count_every_job_run_on_the_worker_that_ran_it) {
   EXPECT_LE(total(stats).steals, total(stats).steal_attempts);
 }
 
-INSTANTIATE_TEST_SUITE_P(policies, scheduler_policy,
-                         testing::Values("work-sharing", "work-stealing"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           for (auto& c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+TROUPE_TEST_EVERY_POLICY(scheduler_policy);
 
 TEST(scheduler_make, an_unknown_policy_name_throws_invalid_argument_naming_it) {
   scheduler_config cfg;

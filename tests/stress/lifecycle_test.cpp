@@ -229,10 +229,9 @@ behavior observer(event_based_actor* self, death_log* log) {
   };
 }
 
-class lifecycle : public testing::TestWithParam<std::string> {
+class lifecycle : public troupe::test::policy_test {
 protected:
   void SetUp() override {
-    stress::configure(cfg_, GetParam());
     sys_ = std::make_unique<actor_system>(cfg_);
     self_ = std::make_unique<scoped_actor>(*sys_);
   }
@@ -285,7 +284,7 @@ protected:
     EXPECT_EQ(failures, 0) << who;
   }
 
-  actor_system_config cfg_;
+  stress::config cfg_{GetParam()};
   std::unique_ptr<actor_system> sys_;
   std::unique_ptr<scoped_actor> self_;
 };
@@ -704,8 +703,6 @@ TEST_P(lifecycle, destroying_the_system_right_after_stopping_a_flood_returns) {
   EXPECT_EQ(counters.states_destroyed.load(), flooders);
 }
 
-INSTANTIATE_TEST_SUITE_P(policies, lifecycle,
-                         testing::Values("work-sharing", "work-stealing"),
-                         stress::policy_name);
+TROUPE_TEST_EVERY_POLICY(lifecycle);
 
 } // namespace

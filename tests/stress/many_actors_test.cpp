@@ -143,10 +143,9 @@ behavior tree_node(stateful_actor<node_state>* self, uint32_t depth, uint32_t fa
   };
 }
 
-class many_actors : public testing::TestWithParam<std::string> {
+class many_actors : public troupe::test::policy_test {
 protected:
   void SetUp() override {
-    stress::configure(cfg_, GetParam());
     sys_ = std::make_unique<actor_system>(cfg_);
   }
 
@@ -241,7 +240,7 @@ protected:
     EXPECT_EQ(failures, 0);
   }
 
-  actor_system_config cfg_;
+  stress::config cfg_{GetParam()};
   std::unique_ptr<actor_system> sys_;
 };
 
@@ -285,8 +284,6 @@ TEST_P(many_actors, a_tree_of_actors_spawned_by_actors_reports_every_node_once) 
   EXPECT_EQ(sys_->dead_letters(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(policies, many_actors,
-                         testing::Values("work-sharing", "work-stealing"),
-                         stress::policy_name);
+TROUPE_TEST_EVERY_POLICY(many_actors);
 
 } // namespace

@@ -198,10 +198,9 @@ void volatile_requester(event_based_actor* self, std::vector<actor> targets, uin
   }
 }
 
-class request_storm : public testing::TestWithParam<std::string> {
+class request_storm : public troupe::test::policy_test {
 protected:
   void SetUp() override {
-    stress::configure(cfg_, GetParam());
     sys_ = std::make_unique<actor_system>(cfg_);
     responders_.push_back(sys_->spawn(prompt_responder));
     std::atomic<int>* no_count = nullptr;
@@ -284,7 +283,7 @@ protected:
     }
   }
 
-  actor_system_config cfg_;
+  stress::config cfg_{GetParam()};
   std::unique_ptr<actor_system> sys_;
   std::vector<actor> responders_;
 };
@@ -418,8 +417,6 @@ TEST_P(request_storm, requests_to_responders_that_die_mid_storm_each_end_once) {
   EXPECT_GE(lost, total / 9);
 }
 
-INSTANTIATE_TEST_SUITE_P(policies, request_storm,
-                         testing::Values("work-sharing", "work-stealing"),
-                         stress::policy_name);
+TROUPE_TEST_EVERY_POLICY(request_storm);
 
 } // namespace

@@ -50,10 +50,9 @@ behavior ring_member(stateful_actor<member_state>* self, uint32_t index, actor r
   };
 }
 
-class ring : public testing::TestWithParam<std::string> {
+class ring : public troupe::test::policy_test {
 protected:
   void SetUp() override {
-    stress::configure(cfg_, GetParam());
     sys_ = std::make_unique<actor_system>(cfg_);
     self_ = std::make_unique<scoped_actor>(*sys_);
     for (uint32_t i = 0; i < ring_size; ++i)
@@ -131,7 +130,7 @@ protected:
     EXPECT_EQ(total, all_hops + tokens);
   }
 
-  actor_system_config cfg_;
+  stress::config cfg_{GetParam()};
   std::unique_ptr<actor_system> sys_;
   std::unique_ptr<scoped_actor> self_;
   std::vector<actor> members_;
@@ -157,8 +156,6 @@ TEST_P(ring, many_tokens_circling_at_once_each_make_exactly_their_hops) {
   run(starts, hops);
 }
 
-INSTANTIATE_TEST_SUITE_P(policies, ring,
-                         testing::Values("work-sharing", "work-stealing"),
-                         stress::policy_name);
+TROUPE_TEST_EVERY_POLICY(ring);
 
 } // namespace

@@ -1,8 +1,11 @@
 #pragma once
 
-// What every stress test shares: the two scheduler policies it runs under,
-// sizes scaled down under a sanitizer, and waits with an upper bound, so a
-// runtime bug fails the test instead of hanging the suite.
+// What every stress test shares beyond tests/support/policies.hpp (the
+// policies, `patience`, `scaled`): a config that keeps provoked warnings
+// quiet, and waits with an upper bound, so a runtime bug fails the test
+// instead of hanging the suite.
+
+#include "../support/policies.hpp"
 
 #include "troupe/actor_system.hpp"
 #include "troupe/actor_system_config.hpp"
@@ -25,44 +28,16 @@ namespace stress {
 
 using namespace std::chrono_literals;
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-inline constexpr bool sanitized = true;
-#elif defined(__has_feature)
-#  if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-inline constexpr bool sanitized = true;
-#  else
-inline constexpr bool sanitized = false;
-#  endif
-#else
-inline constexpr bool sanitized = false;
-#endif
-
-/// `full` in an optimised build, `small` under a sanitizer (which runs 5-20x
-/// slower and must stay within a minute per file).
-template <class T>
-constexpr T scaled(T full, T small) noexcept {
-  return sanitized ? small : full;
-}
-
-/// Long enough that only a broken runtime runs into it.
-inline constexpr auto patience = std::chrono::seconds{sanitized ? 90 : 30};
+using troupe::test::patience;
+using troupe::test::scaled;
 
 /// A config for `policy` with two workers; warnings (an actor terminating on
 /// an exception, say) are what several tests provoke on purpose.
-inline void configure(troupe::actor_system_config& cfg, const std::string& policy) {
-  cfg.scheduler.policy = policy;
-  cfg.scheduler.max_threads = 2;
-  cfg.logger_verbosity = troupe::log_level::error;
-}
-
-/// The test-name suffix for a policy: "work-stealing" -> "work_stealing".
-inline std::string policy_name(const testing::TestParamInfo<std::string>& info) {
-  auto result = info.param;
-  for (auto& c : result)
-    if (c == '-')
-      c = '_';
-  return result;
-}
+struct config : troupe::test::policy_config {
+  explicit config(const char* policy) : policy_config(policy) {
+    logger_verbosity = troupe::log_level::error;
+  }
+};
 
 /// Polls `pred` until it holds or `limit` passed; true if it holds.
 template <class Pred>

@@ -6,6 +6,7 @@
 
 #include "troupe/actor.hpp"
 #include "troupe/detail/callable_trait.hpp"
+#include "troupe/message.hpp"
 
 #include <concepts>
 #include <type_traits>
@@ -34,6 +35,18 @@ inline constexpr bool handle_accepts_v = handle_accepts<std::decay_t<Handle>, Ts
 
 template <class Handle, class... Ts>
 using handle_response_t = typename handle_response<std::decay_t<Handle>, Ts...>::type;
+
+/// Checks at compile time that `Handle` takes a message built from `Ts...`.
+template <class Handle, class... Ts>
+constexpr void check_message() {
+  static_assert(sizeof...(Ts) > 0, "troupe: cannot send an empty message");
+  static_assert(handle_accepts_v<Handle, message_element_t<Ts>...>,
+                "troupe: the typed receiver has no handler for these arguments");
+}
+
+/// What `Handle` answers to a request built from `Ts...`.
+template <class Handle, class... Ts>
+using request_response_t = handle_response_t<Handle, message_element_t<Ts>...>;
 
 /// Checks at compile time that a response handler `F` takes what a typed
 /// receiver answers; dynamically typed responses are checked at run time.
