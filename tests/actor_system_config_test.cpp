@@ -272,7 +272,7 @@ TEST(actor_system_config, the_helptext_lists_every_key_with_its_default_and_desc
                     "--troupe.scheduler.max-threads=<uint>  (default: 0)",
                     "worker threads; 0 means one per hardware thread",
                     "--troupe.scheduler.max-throughput=<uint|infinite>  (default: infinite)",
-                    "--troupe.work-stealing.spin-attempts=<uint>  (default: 64)",
+                    "--troupe.work-stealing.spin-attempts=<uint>  (default: 1024)",
                     "--troupe.logger.verbosity=<quiet|error|warning|info|debug|trace>  "
                     "(default: warning)",
                     "--app.timeout=<duration>  (default: 250ms)",

@@ -25,8 +25,11 @@ inline constexpr size_t max_throughput = std::numeric_limits<size_t>::max();
 
 namespace work_stealing {
 /// troupe.work-stealing.spin-attempts: rounds a worker spends looking for
-/// work (own deque, injection queue, steals) before it parks.
-inline constexpr size_t spin_attempts = 64;
+/// work (own deque, injection queue, steals) before it parks. 1024 rounds
+/// take some 50 us: about what parking and waking a thread costs on a virtual
+/// machine, so a worker spins no longer than a sleep would cost it (the
+/// classic spin-then-block rule), and an idle system still sleeps.
+inline constexpr size_t spin_attempts = 1024;
 } // namespace work_stealing
 
 namespace logger {
