@@ -7,10 +7,8 @@
 
 namespace troupe {
 
-void actor_control_block::strong_deref() noexcept {
-  if (strong_.fetch_sub(1, std::memory_order_acq_rel) != 1)
-    return;
-  // Last strong reference: nobody can send to or run the actor any more.
+void actor_control_block::on_last_strong_ref() noexcept {
+  // Nobody can send to or run the actor any more.
   actor_->on_unreachable();
   destroy_(actor_);
   weak_deref();

@@ -52,7 +52,10 @@ public:
     strong_.fetch_add(1, std::memory_order_relaxed);
   }
 
-  void strong_deref() noexcept;
+  void strong_deref() noexcept {
+    if (strong_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      on_last_strong_ref();
+  }
 
   void weak_ref() noexcept {
     weak_.fetch_add(1, std::memory_order_relaxed);
@@ -77,6 +80,9 @@ public:
   }
 
 private:
+  /// Cleans up and destroys the actor (it is unreachable now).
+  void on_last_strong_ref() noexcept;
+
   std::atomic<size_t> strong_{1};
   // One weak reference is held collectively by all strong references.
   std::atomic<size_t> weak_{1};

@@ -4,6 +4,7 @@
 // intrusively so that enqueueing allocates nothing beyond the element.
 
 #include "troupe/actor_control_block.hpp"
+#include "troupe/detail/thread_cache.hpp"
 #include "troupe/message.hpp"
 #include "troupe/message_id.hpp"
 
@@ -24,9 +25,14 @@ public:
     return mid.is_urgent();
   }
 
-  // Elements come from a per-thread cache of fixed-size blocks.
-  static void* operator new(size_t size);
-  static void operator delete(void* ptr, size_t size) noexcept;
+  // Elements come from the per-thread block caches.
+  static void* operator new(size_t size) {
+    return detail::cached_allocate(size);
+  }
+
+  static void operator delete(void* ptr, size_t size) noexcept {
+    detail::cached_deallocate(ptr, size);
+  }
 
   /// Intrusive link for the mailbox; owned by the queue the element is in.
   mailbox_element* next = nullptr;

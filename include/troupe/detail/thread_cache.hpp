@@ -1,17 +1,20 @@
 #pragma once
 
 // Per-thread caches of small memory blocks in four size classes (32, 64, 128
-// and 256 bytes). Messages, mailbox elements and response handlers are
-// allocated on one thread and usually freed on the same worker thread (the
-// receiver runs there); recycling their blocks without a trip through the
-// general-purpose allocator is where most of the per-message cost would go.
+// and 256 bytes), for messages, mailbox elements and response handlers.
+// Blocks are allocated on one thread and usually freed on a worker thread;
+// recycling them without a trip through the general-purpose allocator is
+// where most of the per-message cost would otherwise go.
 //
-// Threads: every function acts on the calling thread's cache only; a block
-// may be freed on any thread (it then joins that thread's cache). Each class
-// holds at most `max_cached` blocks; beyond that blocks go back to the global
-// allocator. Under ASan or TSan nothing is cached, so the sanitizers see every
-// allocation.
+// Two levels, after tcmalloc's thread and transfer caches: each thread keeps,
+// per class, an `active` list and at most one full `spare` batch; blocks
+// freed beyond that go to a global depot as whole batches, and a thread whose
+// lists run dry takes a batch from the depot before it asks the allocator
+// (src/detail/thread_cache.cpp). The fast paths below touch only the calling
+// thread's lists. Under ASan or TSan nothing is cached, so the sanitizers see
+// every allocation.
 
+#include <array>
 #include <cstddef>
 #include <new>
 
@@ -19,11 +22,82 @@ namespace troupe::detail {
 
 inline constexpr size_t thread_cache_max_block = 256;
 
+/// Blocks per batch moved between a thread and the depot.
+inline constexpr size_t thread_cache_batch = 256;
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool thread_cache_enabled = false;
+#else
+inline constexpr bool thread_cache_enabled = true;
+#endif
+
+/// Index of the smallest class that fits `size` (size <= 256).
+constexpr size_t thread_cache_class(size_t size) noexcept {
+  return size <= 32 ? 0 : size <= 64 ? 1 : size <= 128 ? 2 : 3;
+}
+
+struct free_block {
+  free_block* next;
+};
+
+struct block_list {
+  free_block* head = nullptr;
+  size_t size = 0;
+
+  void push(void* ptr) noexcept {
+    auto* block = static_cast<free_block*>(ptr);
+    block->next = head;
+    head = block;
+    ++size;
+  }
+
+  void* pop() noexcept {
+    auto* block = head;
+    head = block->next;
+    --size;
+    return block;
+  }
+};
+
+struct thread_cache_state {
+  struct class_cache {
+    block_list active;
+    block_list spare; // empty or exactly thread_cache_batch blocks
+  };
+  std::array<class_cache, 4> classes{};
+  /// Set once the thread-exit cleanup is registered; frees go to the slow
+  /// path until then, and again after it ran.
+  bool open = false;
+};
+
+// Trivially destructible and constant-initialised, so access needs no TLS
+// wrapper call and stays valid while other thread-locals are destroyed.
+extern thread_local constinit thread_cache_state thread_cache;
+
+void* cached_allocate_slow(size_t size);
+void cached_deallocate_slow(void* ptr, size_t size) noexcept;
+
 /// A block of at least `size` bytes, aligned to 16.
-void* cached_allocate(size_t size);
+inline void* cached_allocate(size_t size) {
+  if (size <= thread_cache_max_block) {
+    auto& c = thread_cache.classes[thread_cache_class(size)];
+    if (c.active.head != nullptr)
+      return c.active.pop();
+  }
+  return cached_allocate_slow(size);
+}
 
 /// Frees a block from cached_allocate; `size` must be the same.
-void cached_deallocate(void* ptr, size_t size) noexcept;
+inline void cached_deallocate(void* ptr, size_t size) noexcept {
+  if (thread_cache_enabled && size <= thread_cache_max_block && thread_cache.open) {
+    auto& c = thread_cache.classes[thread_cache_class(size)];
+    if (c.active.size < thread_cache_batch) {
+      c.active.push(ptr);
+      return;
+    }
+  }
+  cached_deallocate_slow(ptr, size);
+}
 
 /// An allocator over the thread caches, for allocate_shared.
 template <class T>
