@@ -334,6 +334,21 @@ TEST(behavior, a_result_converts_its_arguments_to_the_declared_types) {
   EXPECT_TRUE((res->value.match_elements<std::string, int64_t>()));
 }
 
+TEST(behavior, a_result_from_an_empty_error_is_a_runtime_error_unless_it_is_void) {
+  behavior bhvr{
+    [](int) -> result<int> { return error{}; },
+    [](bool) -> result<void> { return errc::none; },
+  };
+  auto value = run(bhvr, make_message(1));
+  ASSERT_TRUE(value);
+  EXPECT_EQ(value->kind, result_kind::error);
+  EXPECT_TRUE(value->err == errc::runtime_error);
+  auto nothing = run(bhvr, make_message(true));
+  ASSERT_TRUE(nothing);
+  EXPECT_EQ(nothing->kind, result_kind::value);
+  EXPECT_TRUE(nothing->value.empty());
+}
+
 TEST(behavior, a_result_with_an_error_becomes_that_error) {
   behavior bhvr{
     [](int) -> result<int> { return error{errc::invalid_argument, "negative"}; },

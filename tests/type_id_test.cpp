@@ -64,6 +64,12 @@ enum class shade : uint8_t { light = 3, dark = 9 };
 
 struct opaque {};
 
+/// Has no default constructor.
+struct pinned {
+  explicit pinned(int x) : value(x) {}
+  int value;
+};
+
 } // namespace type_id_test
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(type_id_test, 1000)
@@ -75,6 +81,7 @@ TROUPE_BEGIN_TYPE_ID_BLOCK(type_id_test, 1000)
   TROUPE_ADD_TYPE_ID(type_id_test, (type_id_test::shade))
   TROUPE_ADD_TYPE_ID(type_id_test, (type_id_test::opaque))
   TROUPE_ADD_TYPE_ID(type_id_test, (std::vector<type_id_test::widget>))
+  TROUPE_ADD_TYPE_ID(type_id_test, (type_id_test::pinned))
 TROUPE_END_TYPE_ID_BLOCK(type_id_test)
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(type_id_test_empty, 1040)
@@ -192,7 +199,7 @@ TEST(type_id, a_user_block_numbers_its_types_consecutively_from_its_first_id) {
   EXPECT_EQ(type_id_v<opaque>, 1006);
   EXPECT_EQ(type_id_v<std::vector<widget>>, 1007);
   // `end` is one past the last ID, like an iterator range.
-  EXPECT_EQ(block::end, 1008);
+  EXPECT_EQ(block::end, 1009);
 }
 
 TEST(type_id, an_empty_block_has_equal_begin_and_end) {
@@ -204,7 +211,7 @@ TEST(type_id, an_empty_block_has_equal_begin_and_end) {
 TEST(type_id, ids_are_compile_time_constants) {
   static_assert(type_id_v<widget> == 1000);
   static_assert(troupe::id_block::type_id_test::end - troupe::id_block::type_id_test::begin
-                == 8);
+                == 9);
   SUCCEED();
 }
 
@@ -348,6 +355,21 @@ TEST(type_id, two_types_under_one_id_abort_naming_both) {
 }
 
 // -- printing --------------------------------------------------------------------
+
+TEST(type_id, a_type_without_default_constructor_has_no_default_construct_function) {
+  auto* meta = global_meta_object(type_id_v<type_id_test::pinned>);
+  ASSERT_NE(meta, nullptr);
+  EXPECT_EQ(meta->default_construct, nullptr);
+  EXPECT_NE(global_meta_object(type_id_v<int32_t>)->default_construct, nullptr);
+}
+
+TEST(type_id, characters_print_quoted_and_durations_in_nanoseconds) {
+  EXPECT_EQ(stringify('x'), "'x'");
+  EXPECT_EQ(stringify(std::chrono::milliseconds{3}), "3000000ns");
+  EXPECT_EQ(stringify(troupe::timespan{42}), "42ns");
+  auto epoch = std::chrono::system_clock::time_point{};
+  EXPECT_EQ(stringify(epoch + std::chrono::microseconds{5}), "5000ns");
+}
 
 TEST(type_id, arithmetic_values_print_as_numbers) {
   EXPECT_EQ(stringify(true), "true");

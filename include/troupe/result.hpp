@@ -46,7 +46,12 @@ public:
              && (std::is_convertible_v<Us&&, Ts> && ...))
   result(Us&&... xs) : value_(make_message(Ts(std::forward<Us>(xs))...)) {}
 
-  result(troupe::error err) : kind_(detail::result_kind::error), err_(std::move(err)) {}
+  /// An empty error would leave the requester with neither value nor error:
+  /// it becomes errc::runtime_error.
+  result(troupe::error err) : kind_(detail::result_kind::error), err_(std::move(err)) {
+    if (!err_)
+      err_ = troupe::error{errc::runtime_error, "a handler returned no value and no error"};
+  }
 
   template <class Enum>
     requires is_error_code_enum_v<Enum>
@@ -80,7 +85,10 @@ class result<void> {
 public:
   result() = default;
   result(unit_t) {}
-  result(troupe::error err) : kind_(detail::result_kind::error), err_(std::move(err)) {}
+  /// An empty error means success.
+  result(troupe::error err)
+    : kind_(err ? detail::result_kind::error : detail::result_kind::value),
+      err_(std::move(err)) {}
   template <class Enum>
     requires is_error_code_enum_v<Enum>
   result(Enum code) : result(troupe::error{code}) {}

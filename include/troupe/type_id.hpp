@@ -140,11 +140,11 @@ struct atom_base {
 
 #define TROUPE_END_TYPE_ID_BLOCK(name)                                         \
   namespace troupe::id_block {                                                 \
-  inline constexpr ::troupe::type_id_t name##_last_type_id                     \
+  inline constexpr ::troupe::type_id_t name##_end_type_id                      \
     = name##_first_type_id + (__COUNTER__ - name##_counter_base - 1);          \
   struct name {                                                                \
     static constexpr ::troupe::type_id_t begin = name##_first_type_id;         \
-    static constexpr ::troupe::type_id_t end = name##_last_type_id;            \
+    static constexpr ::troupe::type_id_t end = name##_end_type_id;             \
   };                                                                           \
   }
 

@@ -5,6 +5,7 @@
 // and a printable form. Meta objects live in one global table indexed by type
 // ID, filled at static-initialisation time by the type ID blocks.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -32,6 +33,7 @@ struct meta_object {
   std::string_view type_name;
   std::size_t padded_size;
   void (*destroy)(void* ptr) noexcept;
+  /// Null for types without a default constructor.
   void (*default_construct)(void* ptr);
   void (*copy_construct)(void* dst, const void* src);
   void (*move_construct)(void* dst, void* src);
@@ -67,6 +69,10 @@ template <class T>
 void stringify_value(std::string& out, const T& x) {
   if constexpr (std::is_same_v<T, bool>) {
     out += x ? "true" : "false";
+  } else if constexpr (std::is_same_v<T, char>) {
+    out += '\'';
+    out += x;
+    out += '\'';
   } else if constexpr (std::is_floating_point_v<T>) {
     stringify_arithmetic(out, static_cast<long double>(x));
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
@@ -78,6 +84,14 @@ void stringify_value(std::string& out, const T& x) {
       out += to_string(x);
     else
       stringify_arithmetic(out, static_cast<long long>(x));
+  } else if constexpr (requires { typename T::rep; typename T::period; x.count(); }) {
+    // A std::chrono duration: its count in nanoseconds.
+    stringify_arithmetic(out, static_cast<long long>(
+                                std::chrono::duration_cast<std::chrono::nanoseconds>(x).count()));
+    out += "ns";
+  } else if constexpr (requires { x.time_since_epoch(); }) {
+    // A std::chrono time point: nanoseconds since its clock's epoch.
+    stringify_value(out, x.time_since_epoch());
   } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
     stringify_quoted(out, std::string_view{x});
   } else if constexpr (has_to_string<T>::value) {
@@ -103,8 +117,7 @@ struct meta_object_for {
     static_cast<T*>(ptr)->~T();
   }
   static void default_construct(void* ptr) {
-    if constexpr (std::is_default_constructible_v<T>)
-      new (ptr) T();
+    new (ptr) T();
   }
   static void copy_construct(void* dst, const void* src) {
     new (dst) T(*static_cast<const T*>(src));
@@ -116,7 +129,12 @@ struct meta_object_for {
     stringify_value(out, *static_cast<const T*>(ptr));
   }
   static constexpr meta_object make(std::string_view name) {
-    return meta_object{name, padded_size_v<T>, destroy, default_construct,
+    // Types without a default constructor have none here: a deserializer
+    // must not pretend to build one.
+    void (*make_default)(void*) = nullptr;
+    if constexpr (std::is_default_constructible_v<T>)
+      make_default = default_construct;
+    return meta_object{name, padded_size_v<T>, destroy, make_default,
                        copy_construct, move_construct, stringify};
   }
 };
