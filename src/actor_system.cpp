@@ -37,15 +37,14 @@ private:
   scheduler& sched_;
 };
 
+/// The exit reason of a blocking actor whose body threw `eptr`.
 error reason_of(std::exception_ptr eptr) {
   try {
     std::rethrow_exception(eptr);
   } catch (const actor_exited& e) {
     return e.reason();
-  } catch (const std::exception& e) {
-    return error{exit_reason::unhandled_exception, e.what()};
   } catch (...) {
-    return error{exit_reason::unhandled_exception, "an exception of unknown type"};
+    return detail::exit_reason_of(eptr);
   }
 }
 

@@ -164,10 +164,7 @@ bool blocking_actor::is_stale_response(const mailbox_element& elem) {
 
 void blocking_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   local_actor::on_cleanup(reason, ctx);
-  error down{errc::actor_down,
-             "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
-  while (auto* x = stash_.pop_front())
-    bounce(mailbox_element_ptr{x}, down, system(), ctx);
+  bounce_all(stash_, reason, ctx);
 }
 
 } // namespace troupe

@@ -5,6 +5,16 @@
 
 namespace troupe {
 
+error detail::exit_reason_of(std::exception_ptr eptr) {
+  try {
+    std::rethrow_exception(eptr);
+  } catch (const std::exception& e) {
+    return error{exit_reason::unhandled_exception, e.what()};
+  } catch (...) {
+    return error{exit_reason::unhandled_exception, "an exception of unknown type"};
+  }
+}
+
 local_actor::~local_actor() = default;
 
 void local_actor::quit(error reason) {
@@ -93,21 +103,27 @@ bool local_actor::push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx
     case detail::inbox_result::queue_closed:
       break;
   }
-  bounce(std::move(elem), error{errc::actor_down, "actor#" + std::to_string(id())
-                                                     + " has terminated: "
-                                                     + to_string(fail_state())},
-         system(), ctx);
+  bounce(std::move(elem), down_error(fail_state()), system(), ctx);
   return false;
+}
+
+error local_actor::down_error(const error& reason) const {
+  return error{errc::actor_down,
+               "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
+}
+
+void local_actor::bounce_all(mailbox_type::list_type& xs, const error& reason,
+                             execution_unit* ctx) {
+  if (xs.empty())
+    return;
+  auto down = down_error(reason);
+  while (auto* x = xs.pop_front())
+    bounce(mailbox_element_ptr{x}, down, system(), ctx);
 }
 
 void local_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   auto rest = mailbox_.close();
-  if (rest.empty())
-    return;
-  error down{errc::actor_down,
-             "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
-  while (auto* x = rest.pop_front())
-    bounce(mailbox_element_ptr{x}, down, system(), ctx);
+  bounce_all(rest, reason, ctx);
 }
 
 } // namespace troupe

@@ -28,16 +28,6 @@ detail::handler_result skip_handler(scheduled_actor*, message&) {
   return detail::handler_result{detail::result_kind::skip, {}, {}};
 }
 
-error describe_exception(std::exception_ptr& eptr) {
-  try {
-    std::rethrow_exception(eptr);
-  } catch (const std::exception& e) {
-    return error{exit_reason::unhandled_exception, e.what()};
-  } catch (...) {
-    return error{exit_reason::unhandled_exception, "an exception of unknown type"};
-  }
-}
-
 } // namespace
 
 // -- construction --------------------------------------------------------------
@@ -261,16 +251,9 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
         nullptr);
     });
   }
-  auto elem = make_mailbox_element(self_ptr(), mid, std::move(msg));
-  if (dest == nullptr) {
-    // Answer ourselves, so the error reaches the handler given to then/await.
-    enqueue(make_mailbox_element(nullptr, mid.response_id(),
-                                 make_message(error{errc::invalid_argument,
-                                                    "request to an invalid actor handle"})),
-            context_);
-    return timer;
-  }
-  dest->get()->enqueue(std::move(elem), context_);
+  // An invalid `dest` bounces the request back to us, so the error reaches
+  // the handler given to then/await.
+  deliver(dest, make_mailbox_element(self_ptr(), mid, std::move(msg)));
   return timer;
 }
 
@@ -291,6 +274,17 @@ scheduled_actor::pending_response* scheduled_actor::find_pending(uint64_t number
   return nullptr;
 }
 
+scheduled_actor::pending_response scheduled_actor::take_pending(pending_response* entry) {
+  auto result = std::move(*entry);
+  pending_.erase(pending_.begin() + (entry - pending_.data()));
+  if (result.awaited) {
+    // Usually the top of the stack; a timeout may hit one further down.
+    std::erase(awaited_, result.number);
+    behavior_changed_ = true;
+  }
+  return result;
+}
+
 scheduled_actor::consume_result scheduled_actor::handle_response(mailbox_element_ptr& elem) {
   auto number = elem->mid.request_number();
   auto* entry = find_pending(number);
@@ -301,12 +295,7 @@ scheduled_actor::consume_result scheduled_actor::handle_response(mailbox_element
   }
   if (!awaited_.empty() && awaited_.back() != number)
     return consume_result::skipped;
-  auto handler = std::move(*entry);
-  pending_.erase(pending_.begin() + (entry - pending_.data()));
-  if (handler.awaited) {
-    awaited_.pop_back();
-    behavior_changed_ = true;
-  }
+  auto handler = take_pending(entry);
   if (handler.timer != detail::invalid_timer_id)
     system().timers().cancel(handler.timer);
   auto& msg = elem->payload;
@@ -330,12 +319,7 @@ void scheduled_actor::handle_timeout(uint64_t number) {
   auto* entry = find_pending(number);
   if (entry == nullptr)
     return; // answered in time
-  auto handler = std::move(*entry);
-  pending_.erase(pending_.begin() + (entry - pending_.data()));
-  if (handler.awaited) {
-    std::erase(awaited_, number);
-    behavior_changed_ = true;
-  }
+  auto handler = take_pending(entry);
   error err{errc::request_timeout, "no response before the timeout"};
   call_error_handler(handler.on_error, err);
 }
@@ -357,11 +341,11 @@ void scheduled_actor::call_error_handler(detail::response_error_fn& handler, err
 }
 
 void scheduled_actor::on_exception(std::exception_ptr eptr, mailbox_element* elem) {
-  error reason = exception_handler_ ? exception_handler_(eptr) : describe_exception(eptr);
+  error reason = exception_handler_ ? exception_handler_(eptr) : detail::exit_reason_of(eptr);
   if (elem != nullptr && elem->mid.is_request()) {
     // The request is owed an error even if the handler keeps us alive.
     detail::handler_result res{detail::result_kind::error, {},
-                               reason ? reason : describe_exception(eptr)};
+                               reason ? reason : detail::exit_reason_of(eptr)};
     respond(*elem, res);
   }
   if (reason) {
@@ -376,10 +360,7 @@ void scheduled_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   local_actor::on_cleanup(reason, ctx);
   // Bounce skipped messages too, and drop behaviors and pending handlers so
   // that handles they captured die with the actor.
-  error down{errc::actor_down,
-             "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
-  while (auto* x = stash_.pop_front())
-    bounce(mailbox_element_ptr{x}, down, system(), ctx);
+  bounce_all(stash_, reason, ctx);
   for (auto& x : pending_)
     if (x.timer != detail::invalid_timer_id)
       system().timers().cancel(x.timer);

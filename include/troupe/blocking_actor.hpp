@@ -116,18 +116,12 @@ public:
     auto number = next_request_number();
     auto deadline = timeout == infinite ? clock::time_point::max() : clock::now() + timeout;
     auto mid = message_id::make_request(number, P);
-    if (auto* ctrl = dest.ctrl())
-      ctrl->get()->enqueue(
-        make_mailbox_element(self_ptr(), mid, make_message(std::forward<Ts>(xs)...)),
-        context());
-    else
-      bounce(make_mailbox_element(self_ptr(), mid, make_message(std::forward<Ts>(xs)...)),
-             error{errc::invalid_argument, "request to an invalid actor handle"},
-             system(), context());
+    deliver(dest.ctrl(),
+            make_mailbox_element(self_ptr(), mid, make_message(std::forward<Ts>(xs)...)));
     return blocking_response_handle<response_type>{this, number, deadline};
   }
 
-  /// Waits for the response to request `number`; false on timeout.
+  /// Waits for the response to request `number`; nullptr on timeout.
   /// Used by blocking_response_handle.
   mailbox_element_ptr await_response(uint64_t number, clock::time_point deadline);
 

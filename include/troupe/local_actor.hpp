@@ -15,8 +15,17 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
 
 namespace troupe {
+
+namespace detail {
+
+/// The exit reason of an actor that let `eptr` escape:
+/// exit_reason::unhandled_exception with the exception's what().
+error exit_reason_of(std::exception_ptr eptr);
+
+} // namespace detail
 
 /// A request timeout that never fires.
 inline constexpr timespan infinite = timespan::max();
@@ -165,6 +174,12 @@ protected:
   void respond(mailbox_element& req, detail::handler_result& res);
 
   void on_cleanup(const error& reason, execution_unit* ctx) override;
+
+  /// What a request to this actor gets once it terminated with `reason`.
+  error down_error(const error& reason) const;
+
+  /// Bounces every element of `xs` (this actor terminated with `reason`).
+  void bounce_all(mailbox_type::list_type& xs, const error& reason, execution_unit* ctx);
 
   /// Pushes into the mailbox; true if the caller must wake or schedule us.
   bool push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx);

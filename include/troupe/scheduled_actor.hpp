@@ -248,6 +248,8 @@ private:
   void finish_if_idle();
   void replay_stash();
   pending_response* find_pending(uint64_t number) noexcept;
+  /// Removes `entry` from the pending (and awaited) requests.
+  pending_response take_pending(pending_response* entry);
 
   std::vector<behavior> bhvr_stack_;
   // Behaviors replaced while one of their handlers runs; freed afterwards.
