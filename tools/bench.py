@@ -24,11 +24,21 @@ its stderr), and "value" is null if no run succeeded. A system that was not
 found, or has no programs in the study, gets one line with metric "absent"
 and a "reason". The machine is described in benchmarks/results/machine.json.
 
+Studies whose programs measure themselves (latency, micro) have a module
+tools/studies/<study>.py with a function
+
+    run(study, programs, expected, args, emit)
+
+that runs them and emits the JSON lines; the generic runner above is used
+for every other study. Helpers for such modules (run_program, absent_line,
+system_rank) live here.
+
 Standard library only.
 """
 
 import argparse
 import datetime
+import importlib.util
 import json
 import os
 import platform
@@ -263,15 +273,31 @@ def absent_line(study, system, reason):
             "metric": "absent", "value": None, "unit": None, "reason": reason}
 
 
+def study_module(study):
+    """tools/studies/<study>.py, imported, or None if the study has none."""
+    path = os.path.join(REPO, "tools", "studies", f"{study}.py")
+    if not os.path.exists(path):
+        return None
+    spec = importlib.util.spec_from_file_location(f"troupe_study_{study}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def run_study(study, programs, expected, args, out):
     """Runs one study; writes its lines to `out` as they become known."""
-    systems = sorted(programs, key=system_rank)
-    if args.systems:
-        systems = [s for s in systems if s in args.systems]
-
     def emit(line):
         out.write(json.dumps(line) + "\n")
         out.flush()
+
+    module = study_module(study)
+    if module is not None and hasattr(module, "run"):
+        module.run(study, programs, expected, args, emit)
+        return
+
+    systems = sorted(programs, key=system_rank)
+    if args.systems:
+        systems = [s for s in systems if s in args.systems]
 
     # Systems that were searched for but have no program here.
     for name, info in sorted(expected.items(), key=lambda kv: system_rank(kv[0])):

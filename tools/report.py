@@ -7,12 +7,20 @@ Troupe's time to each competitor's, a bar chart of those ratios
 (<study>_ratios.png), and tables of CPU time and peak memory. Runs that
 failed show as "failed", systems that were absent say why.
 
+A study with a module tools/studies/<study>.py that defines
+
+    report_section(name, lines, machine, results_dir) -> [markdown lines]
+
+writes its own section (its programs report latencies or nanoseconds per
+operation rather than whole-process times).
+
 Needs python3-matplotlib (Agg backend, no display).
 """
 
 import argparse
 import collections
 import datetime
+import importlib.util
 import json
 import math
 import os
@@ -317,6 +325,17 @@ def study_section(study, machine, results_dir):
     return out
 
 
+def study_module(study):
+    """tools/studies/<study>.py, imported, or None if the study has none."""
+    path = os.path.join(REPO, "tools", "studies", f"{study}.py")
+    if not os.path.exists(path):
+        return None
+    spec = importlib.util.spec_from_file_location(f"troupe_study_{study}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--results-dir", default=RESULTS,
@@ -346,7 +365,11 @@ def main(argv):
     if not studies:
         out += ["No results yet: run `make bench`.", ""]
     for name, lines in studies.items():
-        out += study_section(Study(name, lines), machine, args.results_dir)
+        module = study_module(name)
+        if module is not None and hasattr(module, "report_section"):
+            out += module.report_section(name, lines, machine, args.results_dir)
+        else:
+            out += study_section(Study(name, lines), machine, args.results_dir)
     path = os.path.join(args.results_dir, "REPORT.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out).rstrip() + "\n")
