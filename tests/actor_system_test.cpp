@@ -40,7 +40,7 @@ protected:
 
 TEST_P(actor_systems, the_configured_policy_selects_the_scheduler) {
   actor_system sys{cfg};
-  EXPECT_STREQ(sys.scheduler().name(), GetParam());
+  EXPECT_EQ(sys.scheduler().name(), troupe::test::policy_of(GetParam()));
   EXPECT_EQ(sys.scheduler().num_workers(), 2u);
 }
 
