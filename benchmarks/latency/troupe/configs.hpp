@@ -8,8 +8,9 @@
 //   polling-custom      moderate sleep 1us; relaxed steal interval 5, sleep 1us
 //   polling-aggressive  every sleep 0: the workers never stop polling
 //
-// `event` is the paper's `new` (Algorithms 1 and 2) and `adaptive` Troupe's
-// default idle mode.
+// `event` is the paper's `new`: Algorithms 1 and 2 (the worker waits on its
+// event, wait-timeout 200 us by default) with the moderate tier's sleep cut
+// to 1 us as in `custom`. `adaptive` is Troupe's default idle mode.
 
 #include <troupe/actor_system_config.hpp>
 
@@ -31,7 +32,7 @@ inline std::vector<std::pair<std::string, std::string>> troupe_settings(const st
   if (name == "adaptive")
     return {};
   if (name == "event")
-    return {{ws + "idle-mode", "event"}};
+    return {{ws + "idle-mode", "event"}, {ws + "moderate-sleep-duration", "1us"}};
   std::string moderate_sleep = "50us";
   std::string relaxed_steal = "1";
   std::string relaxed_sleep = "10ms";
