@@ -365,11 +365,13 @@ def plot_lines(path, title, xs, xlabel, series, panels, logx):
             pts = [(x, values.get((x, metric))) for x in xs]
             pts = [(x, y) for x, y in pts if y is not None and (y > 0 or not logy)]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=4,
-                        label=name, **style)
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], markersize=4, label=name,
+                        **style)
                 drawn = True
         if logx:
             ax.set_xscale("log")
+        else:
+            ax.set_xticks(xs)
         if logy:
             ax.set_yscale("log")
         ax.set_xlabel(xlabel)
@@ -386,11 +388,25 @@ def plot_lines(path, title, xs, xlabel, series, panels, logx):
     return True
 
 
+# One colour per configuration; each family's reference configuration keeps
+# the colour report.py gives the system. Markers tell the families apart.
+CONFIG_COLORS = {
+    "troupe": ["#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"],
+    "caf-1": ["#1f77b4"],
+    "caf-0": ["#ff7f0e", "#bcbd22", "#17becf"],
+}
+FAMILY_MARKERS = {"troupe": "o", "caf-1": "s", "caf-0": "^"}
+
+
 def series_style(system, config, index):
     import report
-    styles = ["-", "--", ":", "-.", (0, (5, 1))]
-    return {"color": report.color_of(system, index),
-            "linestyle": styles[config_rank((system, config)) % len(styles)]}
+    colors = CONFIG_COLORS.get(family(system), [])
+    rank = config_rank((system, config))
+    reference = config == REFERENCE.get(family(system))
+    return {"color": colors[rank] if rank < len(colors) else report.color_of(system, index),
+            "marker": FAMILY_MARKERS.get(family(system), "o"),
+            "linewidth": 2.2 if reference else 1.3,
+            "linestyle": "-" if reference else "--"}
 
 
 def fmt_us(x):
@@ -460,23 +476,24 @@ def idle_section(res, results_dir):
             out.append(f"| {label(s, c)} | `{case}` | " + " | ".join(row) + " |")
             v = res.value("idle", case, s, c, "cpu")
             if v is not None:
-                bars.append((label(s, c), v, s))
+                bars.append((label(s, c), v, s, c))
     out.append("")
     if bars:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        import report
         fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.5))
         ys = range(len(bars))
         ax.barh(list(ys), [max(b[1], 1e-4) for b in bars],
-                color=[report.color_of(b[2], i) for i, b in enumerate(bars)])
+                color=[series_style(b[2], b[3], i)["color"] for i, b in enumerate(bars)])
         ax.set_yticks(list(ys))
         ax.set_yticklabels([b[0] for b in bars], fontsize=8)
         ax.invert_yaxis()
         ax.set_xscale("log")
         ax.set_xlabel("CPU of the idle process (% of the machine, log scale)")
-        ax.axvline(0.05, color="black", linestyle="--", linewidth=0.8)
+        ax.axvline(0.05, color="black", linestyle="--", linewidth=0.8,
+                   label="target for an idle Troupe: 0.05 %")
+        ax.legend(fontsize=8, loc="lower right")
         ax.grid(True, axis="x", which="both", alpha=0.3)
         fig.tight_layout()
         fig.savefig(os.path.join(results_dir, "latency_idle.png"), dpi=110)
@@ -503,17 +520,16 @@ def max_rate_section(res, results_dir):
         out.append(f"| {label(s, c)} | {fmt_int(v) if v is not None else 'none passed'} | "
                    f"{line.get('probes', '—')} |")
         if v is not None:
-            bars.append((label(s, c), v, s))
+            bars.append((label(s, c), v, s, c))
     out.append("")
     if bars:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        import report
         fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.5))
         ys = list(range(len(bars)))
         ax.barh(ys, [b[1] for b in bars],
-                color=[report.color_of(b[2], i) for i, b in enumerate(bars)])
+                color=[series_style(b[2], b[3], i)["color"] for i, b in enumerate(bars)])
         ax.set_yticks(ys)
         ax.set_yticklabels([b[0] for b in bars], fontsize=8)
         ax.invert_yaxis()
