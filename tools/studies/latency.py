@@ -216,18 +216,7 @@ def run(study, programs, expected, args, emit):
         print(f"[{study}] --cases names none of the parts {', '.join(PARTS)}", flush=True)
         return
 
-    # Systems that were searched for but cannot run here.
-    for name, info in sorted(expected.items(), key=lambda kv: bench.system_rank(kv[0])):
-        if args.systems and name not in args.systems:
-            continue
-        if name in programs:
-            continue
-        if not info.get("found", False):
-            reason = info.get("reason", f"{name} was not found")
-        else:
-            reason = f"no {name} programs are built for study {study}"
-        emit(bench.absent_line(study, name, reason))
-        print(f"[{study}] {name}: absent ({reason})", flush=True)
+    bench.emit_absent(study, programs, expected, args, emit)
 
     runner = Runner(study, programs, args, emit)
     systems = [s for s in sorted(programs, key=bench.system_rank)
@@ -458,6 +447,34 @@ def sweep_section(res, results_dir, part, title, cases, xs, xlabel, logx, png, i
     return out
 
 
+def bar_chart(path, bars, xlabel, logx, mark):
+    """Horizontal bars (label, value, system, config); `mark` is None or
+    (x, label) for a dashed vertical line. False if there is nothing to draw."""
+    if not bars:
+        return False
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.5))
+    ys = list(range(len(bars)))
+    ax.barh(ys, [max(b[1], 1e-4) if logx else b[1] for b in bars],
+            color=[series_style(b[2], b[3], i)["color"] for i, b in enumerate(bars)])
+    ax.set_yticks(ys)
+    ax.set_yticklabels([b[0] for b in bars], fontsize=8)
+    ax.invert_yaxis()
+    if logx:
+        ax.set_xscale("log")
+    if mark:
+        ax.axvline(mark[0], color="black", linestyle="--", linewidth=0.8, label=mark[1])
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_xlabel(xlabel)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
 def idle_section(res, results_dir):
     cols = res.columns("idle")
     cases = sorted(res.cases("idle"))
@@ -478,26 +495,9 @@ def idle_section(res, results_dir):
             if v is not None:
                 bars.append((label(s, c), v, s, c))
     out.append("")
-    if bars:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.5))
-        ys = range(len(bars))
-        ax.barh(list(ys), [max(b[1], 1e-4) for b in bars],
-                color=[series_style(b[2], b[3], i)["color"] for i, b in enumerate(bars)])
-        ax.set_yticks(list(ys))
-        ax.set_yticklabels([b[0] for b in bars], fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xscale("log")
-        ax.set_xlabel("CPU of the idle process (% of the machine, log scale)")
-        ax.axvline(0.05, color="black", linestyle="--", linewidth=0.8,
-                   label="target for an idle Troupe: 0.05 %")
-        ax.legend(fontsize=8, loc="lower right")
-        ax.grid(True, axis="x", which="both", alpha=0.3)
-        fig.tight_layout()
-        fig.savefig(os.path.join(results_dir, "latency_idle.png"), dpi=110)
-        plt.close(fig)
+    if bar_chart(os.path.join(results_dir, "latency_idle.png"), bars,
+                 "CPU of the idle process (% of the machine, log scale)", True,
+                 (0.05, "target for an idle Troupe: 0.05 %")):
         out += ["![idle CPU](latency_idle.png)", ""]
     return out
 
@@ -522,22 +522,8 @@ def max_rate_section(res, results_dir):
         if v is not None:
             bars.append((label(s, c), v, s, c))
     out.append("")
-    if bars:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.5))
-        ys = list(range(len(bars)))
-        ax.barh(ys, [b[1] for b in bars],
-                color=[series_style(b[2], b[3], i)["color"] for i, b in enumerate(bars)])
-        ax.set_yticks(ys)
-        ax.set_yticklabels([b[0] for b in bars], fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xlabel(f"highest sustained rate through {MAIN_STAGES} stages (msg/s)")
-        ax.grid(True, axis="x", alpha=0.3)
-        fig.tight_layout()
-        fig.savefig(os.path.join(results_dir, "latency_max_rate.png"), dpi=110)
-        plt.close(fig)
+    if bar_chart(os.path.join(results_dir, "latency_max_rate.png"), bars,
+                 f"highest sustained rate through {MAIN_STAGES} stages (msg/s)", False, None):
         out += ["![max rate](latency_max_rate.png)", ""]
     return out
 
