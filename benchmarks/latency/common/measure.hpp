@@ -68,7 +68,8 @@ inline usage_snapshot take_usage() noexcept {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   auto ns = [](const timeval& tv) {
-    return static_cast<int64_t>(tv.tv_sec) * 1'000'000'000 + static_cast<int64_t>(tv.tv_usec) * 1000;
+    return static_cast<int64_t>(tv.tv_sec) * 1'000'000'000
+           + static_cast<int64_t>(tv.tv_usec) * 1000;
   };
   usage_snapshot result;
   result.wall_ns = now_ns();
