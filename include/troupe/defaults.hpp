@@ -57,8 +57,9 @@ inline constexpr polling_tier relaxed{1, 1, std::chrono::microseconds{10'000}};
 /// best value for a 12-stage pipeline).
 inline constexpr std::chrono::microseconds wait_timeout{200};
 
-/// troupe.work-stealing.spin-attempts: rounds a worker spends looking for
-/// work (own deque, injection queue, steals) before it parks. 1024 rounds
+/// troupe.work-stealing.spin-attempts: the most rounds an adaptive worker
+/// spends looking for work (own deque, injection queue, steals) before it
+/// parks; it spins less while spinning keeps failing. 1024 rounds
 /// take some 50 us: about what parking and waking a thread costs on a virtual
 /// machine, so a worker spins no longer than a sleep would cost it (the
 /// classic spin-then-block rule), and an idle system still sleeps.

@@ -28,9 +28,10 @@
 // Idle protocol. `idle` holds the number of searching workers (low 32 bits)
 // and of parked workers (high 32 bits) in one atomic word, so a waker sees
 // both at once. A worker that runs out of local work becomes searching,
-// spins `spin_attempts` rounds looking for work (with a cpu pause), then
-// parks on its own parker with no timeout. The parked workers' indices sit
-// in `sleepers` under a mutex that only parking and waking take.
+// spins up to `spin_attempts` rounds looking for work (with a cpu pause),
+// then parks on its own parker with no timeout (how long it spins adapts,
+// see spin_budget_). The parked workers' indices sit in `sleepers` under a
+// mutex that only parking and waking take.
 //
 // - Enqueue (any push): push, full fence, load idle. If no worker searches
 //   and one is parked, wake one: under the mutex, re-check that still none
@@ -134,6 +135,10 @@ constexpr uint32_t injection_interval = 61;
 /// Jobs a worker takes in a row from its `next` slot while its deque waits.
 constexpr uint32_t max_slot_runs = 32;
 
+/// The least an adaptive worker spins before it parks (if spin_attempts
+/// allows as many): enough to catch work that follows at once.
+constexpr size_t min_spin_rounds = 16;
+
 } // namespace
 
 struct work_stealing::state {
@@ -206,7 +211,8 @@ struct work_stealing::state {
 
 class work_stealing::state::worker final : public execution_unit {
 public:
-  worker(state& parent, size_t index) : index_(index), parent_(parent) {
+  worker(state& parent, size_t index)
+    : index_(index), parent_(parent), spin_budget_(parent.cfg.spin_attempts) {
     // xorshift needs a nonzero seed; distinct ones spread the victims.
     rng_ = 0x9E37'79B9'7F4A'7C15u * (index + 1);
   }
@@ -307,6 +313,12 @@ private:
   state& parent_;
   uint64_t rng_;
   uint32_t tick_ = 0;
+  /// Adaptive mode: rounds the next spin may take, between min_spin_rounds
+  /// and spin_attempts. Doubles when spinning found work, halves when the
+  /// worker had to park: under a steady trickle of work (a message every
+  /// millisecond) spinning never pays, and an idle worker stops burning a
+  /// core for it, while a burst keeps workers spinning between its jobs.
+  size_t spin_budget_;
   /// Event and polling modes: the first tiers are spent; stays set until the
   /// worker has a job again (the last tier is a dead end).
   bool in_last_tier_ = false;
@@ -502,11 +514,15 @@ std::optional<resumable*> work_stealing::state::worker::search() {
 }
 
 std::optional<resumable*> work_stealing::state::worker::spin() {
-  for (size_t round = 0; round < parent_.cfg.spin_attempts; ++round) {
-    if (auto job = steal_round())
+  for (size_t round = 0; round < spin_budget_; ++round) {
+    if (auto job = steal_round()) {
+      spin_budget_ = std::min(spin_budget_ * 2, parent_.cfg.spin_attempts);
       return job;
+    }
     detail::cpu_relax();
   }
+  auto least = std::min(min_spin_rounds, parent_.cfg.spin_attempts);
+  spin_budget_ = std::max(spin_budget_ / 2, least);
   return std::nullopt;
 }
 
