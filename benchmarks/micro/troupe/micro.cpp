@@ -5,6 +5,8 @@
 #include "micro/types.hpp"
 
 #include <troupe/all.hpp>
+#include <troupe/serialization/binary_deserializer.hpp>
+#include <troupe/serialization/binary_serializer.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -12,6 +14,20 @@
 #include <cstdint>
 #include <string>
 #include <thread>
+
+namespace micro {
+
+template <class Inspector>
+bool inspect(Inspector& f, foo& x) {
+  return f.object(x).fields(f.field("a", x.a), f.field("b", x.b));
+}
+
+template <class Inspector>
+bool inspect(Inspector& f, bar& x) {
+  return f.object(x).fields(f.field("a", x.a), f.field("b", x.b));
+}
+
+} // namespace micro
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(micro, troupe::first_custom_type_id)
   TROUPE_ADD_TYPE_ID(micro, (micro::foo))
@@ -87,6 +103,46 @@ void or_else(benchmark::State& state) {
                 .or_else(behavior{[&](const std::string&) { invoked = 9; }})
                 .or_else(behavior{[&](const micro::bar&) { invoked = 10; }});
   dispatch(state, bhvr, invoked);
+}
+
+// -- serialization ----------------------------------------------------------------
+
+template <class T>
+void save_case(benchmark::State& state, T value) {
+  for (auto _ : state) {
+    troupe::byte_buffer buf;
+    buf.reserve(micro::save_reserve);
+    troupe::binary_serializer sink{buf};
+    if (!sink.apply(value)) {
+      state.SkipWithError("saving failed");
+      break;
+    }
+    benchmark::DoNotOptimize(buf);
+  }
+}
+
+template <class T, class Check>
+void load_case(benchmark::State& state, T value, Check check) {
+  troupe::byte_buffer buf;
+  troupe::binary_serializer sink{buf};
+  if (!sink.apply(value)) {
+    state.SkipWithError("saving the input failed");
+    return;
+  }
+  for (auto _ : state) {
+    T result;
+    troupe::binary_deserializer source{buf};
+    if (!source.apply(result) || !check(result)) {
+      state.SkipWithError("loading failed");
+      break;
+    }
+    benchmark::DoNotOptimize(result);
+  }
+}
+
+bool is_two_ints(const troupe::message& msg) {
+  return msg.match_elements<int32_t, int32_t>() && msg.get_as<int32_t>(0) == 1
+         && msg.get_as<int32_t>(1) == 2;
 }
 
 // -- actors -----------------------------------------------------------------------
@@ -168,6 +224,20 @@ int main(int argc, char** argv) {
   add("message_builder", message_builder);
   add("pattern_matching", pattern_matching);
   add("or_else", or_else);
+  add("save_foo", [](benchmark::State& st) { save_case(st, micro::foo_value); });
+  add("save_bar", [](benchmark::State& st) { save_case(st, micro::bar_value); });
+  add("save_msg_2int", [](benchmark::State& st) {
+    save_case(st, troupe::make_message(int32_t{1}, int32_t{2}));
+  });
+  add("load_foo", [](benchmark::State& st) {
+    load_case(st, micro::foo_value, [](const micro::foo& x) { return x == micro::foo_value; });
+  });
+  add("load_bar", [](benchmark::State& st) {
+    load_case(st, micro::bar_value, [](const micro::bar& x) { return x == micro::bar_value; });
+  });
+  add("load_msg_2int", [](benchmark::State& st) {
+    load_case(st, troupe::make_message(int32_t{1}, int32_t{2}), is_two_ints);
+  });
   add("spawn_and_await", spawn_and_await);
   add("int_queue", int_queue);
   benchmark::RunSpecifiedBenchmarks();
