@@ -27,8 +27,14 @@ const type_id_t* intern_single(type_id_t id) {
   return expected; // another thread was first
 }
 
+// A plain loop: lists are short, and std::equal would call memcmp.
 bool equal_ids(const type_id_t* list, std::span<const type_id_t> ids) noexcept {
-  return list[0] == ids.size() && std::equal(ids.begin(), ids.end(), list + 1);
+  if (list[0] != ids.size())
+    return false;
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (list[i + 1] != ids[i])
+      return false;
+  return true;
 }
 
 // Longer lists: a global registry behind a mutex, with a small per-thread
