@@ -433,10 +433,59 @@ actor_system_config::actor_system_config() {
   };
   add_builtin(std::move(max_throughput));
 
+  auto pin_workers = detail::make_config_option(&scheduler.pin_workers);
+  pin_workers.key = "troupe.scheduler.pin-workers";
+  pin_workers.description = "pin worker i to the i-th CPU the process may use";
+  add_builtin(std::move(pin_workers));
+
+  config_option mode;
+  mode.key = "troupe.work-stealing.idle-mode";
+  mode.description = "adaptive: spin, then park until woken; event: poll, then wait "
+                     "on an event with a timeout; polling: poll with sleeps";
+  mode.kind = config_kind::string;
+  mode.placeholder = "<adaptive|event|polling>";
+  mode.default_text = std::string{to_string(scheduler.idle)};
+  mode.assign = [this](std::span<const std::string> values, bool store) -> std::string {
+    auto x = idle_mode::adaptive;
+    if (!from_string(values.back(), x))
+      return "one of adaptive, event, polling";
+    if (store)
+      scheduler.idle = x;
+    return {};
+  };
+  add_builtin(std::move(mode));
+
   auto spin_attempts = detail::make_config_option(&scheduler.spin_attempts);
   spin_attempts.key = "troupe.work-stealing.spin-attempts";
-  spin_attempts.description = "rounds an idle worker looks for work before it parks";
+  spin_attempts.description
+    = "adaptive mode: rounds an idle worker looks for work before it parks";
   add_builtin(std::move(spin_attempts));
+
+  std::pair<const char*, polling_tier*> tiers[] = {{"aggressive", &scheduler.aggressive},
+                                                   {"moderate", &scheduler.moderate},
+                                                   {"relaxed", &scheduler.relaxed}};
+  for (auto [name, tier] : tiers) {
+    auto prefix = std::string{"troupe.work-stealing."} + name;
+    auto modes = std::string{name} == "relaxed" ? "polling mode" : "event and polling modes";
+    auto attempts = detail::make_config_option(&tier->poll_attempts);
+    attempts.key = prefix + "-poll-attempts";
+    attempts.description = std::string{modes} + ": looks at the own queues in the "
+                           + name + " tier";
+    add_builtin(std::move(attempts));
+    auto interval = detail::make_config_option(&tier->steal_interval);
+    interval.key = prefix + "-steal-interval";
+    interval.description = std::string{modes} + ": one steal every this many looks (0: none)";
+    add_builtin(std::move(interval));
+    auto sleep = detail::make_config_option(&tier->sleep_duration);
+    sleep.key = prefix + "-sleep-duration";
+    sleep.description = std::string{modes} + ": the sleep after each look (0 for none)";
+    add_builtin(std::move(sleep));
+  }
+
+  auto wait_timeout = detail::make_config_option(&scheduler.wait_timeout);
+  wait_timeout.key = "troupe.work-stealing.wait-timeout";
+  wait_timeout.description = "event mode: the longest wait of an idle worker on its event";
+  add_builtin(std::move(wait_timeout));
 
   config_option verbosity;
   verbosity.key = "troupe.logger.verbosity";

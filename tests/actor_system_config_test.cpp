@@ -1,6 +1,7 @@
 #include "troupe/actor_system_config.hpp"
 
 #include "troupe/defaults.hpp"
+#include "troupe/scheduler/scheduler_config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <unistd.h>
@@ -70,6 +72,9 @@ TEST(actor_system_config, the_defaults_are_the_values_in_defaults_hpp) {
   EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
   EXPECT_EQ(cfg.scheduler.max_throughput, troupe::defaults::scheduler::max_throughput);
   EXPECT_EQ(cfg.scheduler.spin_attempts, troupe::defaults::work_stealing::spin_attempts);
+  EXPECT_EQ(cfg.scheduler.pin_workers, troupe::defaults::scheduler::pin_workers);
+  EXPECT_EQ(to_string(cfg.scheduler.idle), troupe::defaults::work_stealing::idle_mode);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::work_stealing::wait_timeout);
   auto verbosity = troupe::log_level::quiet;
   ASSERT_TRUE(troupe::from_string(troupe::defaults::logger::verbosity, verbosity));
   EXPECT_EQ(cfg.logger_verbosity, verbosity);
@@ -97,6 +102,61 @@ TEST(actor_system_config, the_command_line_sets_every_troupe_key_with_key_equals
   EXPECT_EQ(cfg.scheduler.max_throughput, 17u);
   EXPECT_EQ(cfg.scheduler.spin_attempts, 5u);
   EXPECT_EQ(cfg.logger_verbosity, troupe::log_level::debug);
+}
+
+TEST(actor_system_config, the_idle_mode_keys_set_the_mode_every_tier_and_the_wait_timeout) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.work-stealing.idle-mode=polling",
+                        "--troupe.scheduler.pin-workers=true",
+                        "--troupe.work-stealing.aggressive-poll-attempts=7",
+                        "--troupe.work-stealing.aggressive-steal-interval=3",
+                        "--troupe.work-stealing.aggressive-sleep-duration=2us",
+                        "--troupe.work-stealing.moderate-poll-attempts=11",
+                        "--troupe.work-stealing.moderate-steal-interval=0",
+                        "--troupe.work-stealing.moderate-sleep-duration=1us",
+                        "--troupe.work-stealing.relaxed-poll-attempts=2",
+                        "--troupe.work-stealing.relaxed-steal-interval=5",
+                        "--troupe.work-stealing.relaxed-sleep-duration=1ms",
+                        "--troupe.work-stealing.wait-timeout=10ms"});
+  ASSERT_FALSE(err) << to_string(err);
+  EXPECT_EQ(cfg.scheduler.idle, troupe::idle_mode::polling);
+  EXPECT_TRUE(cfg.scheduler.pin_workers);
+  auto tier = [](const troupe::polling_tier& x) {
+    return std::tuple{x.poll_attempts, x.steal_interval, x.sleep_duration};
+  };
+  EXPECT_EQ(tier(cfg.scheduler.aggressive), std::tuple(7u, 3u, 2us));
+  EXPECT_EQ(tier(cfg.scheduler.moderate), std::tuple(11u, 0u, 1us));
+  EXPECT_EQ(tier(cfg.scheduler.relaxed), std::tuple(2u, 5u, 1000us));
+  EXPECT_EQ(cfg.scheduler.wait_timeout, 10ms);
+}
+
+TEST(actor_system_config, the_polling_tiers_default_to_table_one_of_the_paper) {
+  actor_system_config cfg;
+  auto tier = [](const troupe::polling_tier& x) {
+    return std::tuple{x.poll_attempts, x.steal_interval, x.sleep_duration};
+  };
+  EXPECT_EQ(tier(cfg.scheduler.aggressive), std::tuple(100u, 10u, 0us));
+  EXPECT_EQ(tier(cfg.scheduler.moderate), std::tuple(500u, 5u, 50us));
+  EXPECT_EQ(tier(cfg.scheduler.relaxed), std::tuple(1u, 1u, 10000us));
+  EXPECT_EQ(cfg.scheduler.wait_timeout, 200us);
+  EXPECT_EQ(cfg.scheduler.idle, troupe::idle_mode::adaptive);
+}
+
+TEST(actor_system_config, an_unknown_idle_mode_names_the_modes) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.work-stealing.idle-mode=lazy"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.work-stealing.idle-mode: expected one of adaptive, event, "
+                           "polling, got 'lazy'");
+  EXPECT_EQ(cfg.scheduler.idle, troupe::idle_mode::adaptive);
+}
+
+TEST(actor_system_config, a_sleep_duration_without_a_unit_is_malformed) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.work-stealing.relaxed-sleep-duration=10"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_TRUE(contains(err.context(), "troupe.work-stealing.relaxed-sleep-duration"))
+    << err.context();
 }
 
 TEST(actor_system_config, a_key_and_its_value_may_be_two_arguments) {
@@ -273,6 +333,12 @@ TEST(actor_system_config, the_helptext_lists_every_key_with_its_default_and_desc
                     "worker threads; 0 means one per hardware thread",
                     "--troupe.scheduler.max-throughput=<uint|infinite>  (default: infinite)",
                     "--troupe.work-stealing.spin-attempts=<uint>  (default: 1024)",
+                    "--troupe.work-stealing.idle-mode=<adaptive|event|polling>  "
+                    "(default: adaptive)",
+                    "--troupe.work-stealing.relaxed-sleep-duration=<duration>  "
+                    "(default: 10000us)",
+                    "--troupe.work-stealing.wait-timeout=<duration>  (default: 200us)",
+                    "--troupe.scheduler.pin-workers[=true|false]  (default: false)",
                     "--troupe.logger.verbosity=<quiet|error|warning|info|debug|trace>  "
                     "(default: warning)",
                     "--app.timeout=<duration>  (default: 250ms)",
@@ -300,6 +366,8 @@ max-throughput = 50
 
 [troupe]
 work-stealing.spin-attempts = 7
+work-stealing.idle-mode = "event"
+work-stealing.wait-timeout = "50us"
 logger.verbosity = "error"
 )"};
   actor_system_config cfg;
@@ -310,6 +378,8 @@ logger.verbosity = "error"
   EXPECT_EQ(cfg.scheduler.max_throughput, 50u);
   EXPECT_EQ(cfg.scheduler.spin_attempts, 7u);
   EXPECT_EQ(cfg.logger_verbosity, troupe::log_level::error);
+  EXPECT_EQ(cfg.scheduler.idle, troupe::idle_mode::event);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, 50us);
 }
 
 TEST(actor_system_config, the_config_file_path_may_be_a_separate_argument) {

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace std::chrono_literals;
@@ -40,7 +41,7 @@ protected:
 
 TEST_P(actor_systems, the_configured_policy_selects_the_scheduler) {
   actor_system sys{cfg};
-  EXPECT_STREQ(sys.scheduler().name(), GetParam());
+  EXPECT_EQ(sys.scheduler().name(), troupe::test::policy_of(GetParam()));
   EXPECT_EQ(sys.scheduler().num_workers(), 2u);
 }
 
@@ -57,6 +58,54 @@ TEST_P(actor_systems, scheduler_stats_have_one_entry_per_worker) {
     jobs += x.jobs_run;
   // Requests that arrive while the actor still runs share one resume.
   EXPECT_GE(jobs, 1u);
+}
+
+/// Waits until every worker of `sys` has blocked at least once since `before`
+/// and none has run a job for a while: the system is idle.
+bool settles(const actor_system& sys) {
+  auto deadline = std::chrono::steady_clock::now() + patience;
+  for (;;) {
+    auto before = sys.scheduler_stats();
+    std::this_thread::sleep_for(50ms);
+    auto now = sys.scheduler_stats();
+    bool idle = true;
+    for (size_t i = 0; i < now.size(); ++i)
+      idle = idle && now[i].parks > 0 && now[i].jobs_run == before[i].jobs_run;
+    if (idle)
+      return true;
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+  }
+}
+
+TEST_P(actor_systems, a_message_sent_while_every_worker_is_parked_is_handled) {
+  actor_system sys{cfg};
+  auto a = sys.spawn([] { return behavior{[](int x) { return x + 1; }}; });
+  ASSERT_TRUE(settles(sys));
+  scoped_actor self{sys};
+  for (int i = 0; i < 3; ++i) {
+    self->request(a, patience, i).receive([&](int y) { EXPECT_EQ(y, i + 1); },
+                                         [](const error& e) { ADD_FAILURE() << to_string(e); });
+    ASSERT_TRUE(settles(sys));
+  }
+}
+
+TEST_P(actor_systems, an_idle_system_with_actors_alive_makes_no_wake_ups_over_a_second) {
+  if (!troupe::test::sleeps_until_woken(GetParam()))
+    GTEST_SKIP() << "idle workers of this mode wake on a timer (scheduler_test counts them)";
+  actor_system sys{cfg};
+  std::vector<actor> actors;
+  for (int i = 0; i < 100; ++i)
+    actors.push_back(sys.spawn([] { return behavior{[](int x) { return x; }}; }));
+  ASSERT_TRUE(settles(sys));
+  auto before = sys.scheduler_stats();
+  std::this_thread::sleep_for(1s);
+  auto after = sys.scheduler_stats();
+  for (size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].wakeups, before[i].wakeups) << "worker " << i;
+    EXPECT_EQ(after[i].jobs_run, before[i].jobs_run) << "worker " << i;
+    EXPECT_GE(after[i].time_idle - before[i].time_idle, 900ms) << "worker " << i;
+  }
 }
 
 TEST_P(actor_systems, running_actors_counts_spawned_actors_until_they_terminate) {

@@ -11,6 +11,7 @@
 
 #include "troupe/detail/thread_name.hpp"
 
+#include "troupe/detail/thread_affinity.hpp"
 #include "troupe/detail/worker_counters.hpp"
 
 #include <algorithm>
@@ -30,6 +31,7 @@ struct work_sharing::state {
   void push(resumable* job);
 
   const size_t max_throughput;
+  const bool pin_workers;
 
   std::vector<std::unique_ptr<worker>> workers;
 
@@ -71,7 +73,7 @@ private:
 };
 
 work_sharing::state::state(const scheduler_config& cfg)
-  : max_throughput(std::max<size_t>(cfg.max_throughput, 1)) {
+  : max_throughput(std::max<size_t>(cfg.max_throughput, 1)), pin_workers(cfg.pin_workers) {
   auto n = cfg.num_workers();
   workers.reserve(n);
   for (size_t i = 0; i < n; ++i)
@@ -113,9 +115,13 @@ void work_sharing::state::worker::run() {
       if (st.queue.size() > 1 && st.waiting > 0)
         st.cv.notify_one();
     }
+    bool idle = st.queue.empty();
+    if (idle)
+      counters.begin_idle();
     while (st.queue.empty()) {
       if (st.stopping && st.running == 0) {
         st.cv.notify_all(); // Everything is done: let the others leave too.
+        counters.end_idle();
         return;
       }
       ++st.waiting;
@@ -124,6 +130,8 @@ void work_sharing::state::worker::run() {
       counters.wakeups.bump();
       --st.waiting;
     }
+    if (idle)
+      counters.end_idle();
     auto* job = st.queue.front();
     st.queue.pop_front();
     ++st.running;
@@ -161,6 +169,8 @@ void work_sharing::start() {
     auto* w = ws[i].get();
     w->thread = std::thread{[w] { w->run(); }};
     detail::name_thread(w->thread, "troupe-share", i);
+    if (state_->pin_workers)
+      detail::pin_thread(w->thread, i);
   }
 }
 

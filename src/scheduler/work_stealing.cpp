@@ -28,9 +28,10 @@
 // Idle protocol. `idle` holds the number of searching workers (low 32 bits)
 // and of parked workers (high 32 bits) in one atomic word, so a waker sees
 // both at once. A worker that runs out of local work becomes searching,
-// spins `spin_attempts` rounds looking for work (with a cpu pause), then
-// parks on its own parker with no timeout. The parked workers' indices sit
-// in `sleepers` under a mutex that only parking and waking take.
+// spins up to `spin_attempts` rounds looking for work (with a cpu pause),
+// then parks on its own parker with no timeout (how long it spins adapts,
+// see spin_budget_). The parked workers' indices sit in `sleepers` under a
+// mutex that only parking and waking take.
 //
 // - Enqueue (any push): push, full fence, load idle. If no worker searches
 //   and one is parked, wake one: under the mutex, re-check that still none
@@ -73,6 +74,23 @@
 // queued job is left behind. Only schedule() calls from other threads that
 // race with stop() can find the workers gone; stop() drops those (releases
 // their reference), as it does after it returned.
+//
+// The protocol above is the `adaptive` idle mode. Two more reproduce CAF's
+// schedulers for the latency study (seed 000); in both, an idle worker stays
+// counted as searching, never as parked, so enqueuers never wake one through
+// `sleepers` and the exit rule above holds unchanged:
+// - `polling`: the tiers of CAF's work-stealing (Table I). In each tier a
+//   worker looks at its own queues `poll_attempts` times, tries one steal
+//   every `steal_interval` looks and sleeps `sleep_duration` after each look;
+//   the relaxed tier never ends. Nobody wakes a sleeping worker: a job
+//   waits for the end of its sleep.
+// - `event` (Algorithms 1 and 2): the aggressive and moderate tiers, then
+//   the worker sets its `sleeping` flag and waits on its own condition
+//   variable for `wait_timeout`, until the injection queue holds a job. An
+//   external enqueue picks a worker round-robin and, if that one sleeps,
+//   signals it, both under the worker's mutex, so the signal is never lost.
+//   Work pushed by workers wakes nobody: sleepers find it when their wait
+//   times out and they try to steal.
 
 #include "troupe/scheduler/work_stealing.hpp"
 
@@ -84,8 +102,11 @@
 #include "troupe/detail/thread_name.hpp"
 #include "troupe/detail/worker_counters.hpp"
 
+#include "troupe/detail/thread_affinity.hpp"
+
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <cstdint>
 #include <mutex>
@@ -114,6 +135,10 @@ constexpr uint32_t injection_interval = 61;
 /// Jobs a worker takes in a row from its `next` slot while its deque waits.
 constexpr uint32_t max_slot_runs = 32;
 
+/// The least an adaptive worker spins before it parks (if spin_attempts
+/// allows as many): enough to catch work that follows at once.
+constexpr size_t min_spin_rounds = 16;
+
 } // namespace
 
 struct work_stealing::state {
@@ -127,8 +152,11 @@ struct work_stealing::state {
   /// A push onto the injection queue, from any thread.
   void push_injected(resumable* job);
 
-  /// The enqueuer's half of the idle protocol.
+  /// The enqueuer's half of the idle protocol of the adaptive mode.
   void wake_one_if_nobody_searches();
+
+  /// Algorithm 2's half of the event mode: signals a sleeping worker.
+  void signal_next_sleeper();
 
   /// Pops a sleeper and unparks it, unless a worker searches already.
   void wake_one();
@@ -136,7 +164,8 @@ struct work_stealing::state {
   /// Takes worker `index` off sleepers. False if a waker was first.
   bool cancel_park(size_t index);
 
-  /// Unparks every sleeper, counting them as searching.
+  /// Unparks every sleeper, counting them as searching; signals every
+  /// worker waiting on its event.
   void wake_all();
 
   /// No worker runs a job: all are searching, parked or gone. May err
@@ -148,8 +177,8 @@ struct work_stealing::state {
 
   void drop_leftovers();
 
+  const scheduler_config cfg;
   const size_t max_throughput;
-  const size_t spin_attempts;
 
   std::vector<std::unique_ptr<worker>> workers;
 
@@ -165,6 +194,9 @@ struct work_stealing::state {
   /// Workers that left their loop (or never started).
   std::atomic<size_t> exited{0};
 
+  /// Event mode: the worker the next external enqueue signals.
+  std::atomic<size_t> next_signalled{0};
+
   /// Guards sleepers. Taken only to park, to wake and to stop.
   alignas(64) std::mutex sleepers_mtx;
   std::vector<size_t> sleepers;
@@ -179,7 +211,8 @@ struct work_stealing::state {
 
 class work_stealing::state::worker final : public execution_unit {
 public:
-  worker(state& parent, size_t index) : index_(index), parent_(parent) {
+  worker(state& parent, size_t index)
+    : index_(index), parent_(parent), spin_budget_(parent.cfg.spin_attempts) {
     // xorshift needs a nonzero seed; distinct ones spread the victims.
     rng_ = 0x9E37'79B9'7F4A'7C15u * (index + 1);
   }
@@ -224,6 +257,15 @@ public:
   /// Unparked by wakers and stop(); parked by the owner.
   detail::parker parker;
 
+  /// Event mode (Algorithms 1 and 2): the owner waits on `cv` with
+  /// `sleeping` set; external enqueuers and stop() signal it. Both fields
+  /// under `mtx`.
+  struct event {
+    std::mutex mtx;
+    std::condition_variable cv;
+    bool sleeping = false;
+  } event;
+
   /// Written by the owner only.
   detail::worker_counters counters;
 
@@ -242,8 +284,17 @@ public:
 private:
   std::optional<resumable*> next_local();
   std::optional<resumable*> search();
+  std::optional<resumable*> spin();
+  std::optional<resumable*> poll_tiers();
+  std::optional<resumable*> steal_from_random_victim();
+  std::optional<resumable*> steal_round();
   void leave_searching();
   bool idle_step(bool& searching);
+  bool exit_if_done(bool& searching);
+  void park(bool& searching);
+  void sleep_relaxed();
+  void wait_for_event();
+  void sleep_for(std::chrono::microseconds d);
   void run_job(resumable* job);
 
   uint64_t next_random() noexcept {
@@ -262,13 +313,23 @@ private:
   state& parent_;
   uint64_t rng_;
   uint32_t tick_ = 0;
+  /// Adaptive mode: rounds the next spin may take, between min_spin_rounds
+  /// and spin_attempts. Doubles when spinning found work, halves when the
+  /// worker had to park: under a steady trickle of work (a message every
+  /// millisecond) spinning never pays, and an idle worker stops burning a
+  /// core for it, while a burst keeps workers spinning between its jobs.
+  size_t spin_budget_;
+  /// Event and polling modes: the first tiers are spent; stays set until the
+  /// worker has a job again (the last tier is a dead end).
+  bool in_last_tier_ = false;
+  /// Polling mode: looks in the relaxed tier, for its steal interval.
+  size_t relaxed_looks_ = 0;
 };
 
 // -- state --------------------------------------------------------------------
 
-work_stealing::state::state(const scheduler_config& cfg)
-  : max_throughput(std::max<size_t>(cfg.max_throughput, 1)),
-    spin_attempts(cfg.spin_attempts) {
+work_stealing::state::state(const scheduler_config& config)
+  : cfg(config), max_throughput(std::max<size_t>(config.max_throughput, 1)) {
   auto n = cfg.num_workers();
   workers.reserve(n);
   for (size_t i = 0; i < n; ++i)
@@ -293,7 +354,17 @@ void work_stealing::state::push_injected(resumable* job) {
     job->deref_resumable(); // Stopped: drop it.
     return;
   }
-  wake_one_if_nobody_searches();
+  if (cfg.idle == idle_mode::event)
+    signal_next_sleeper();
+  else
+    wake_one_if_nobody_searches();
+}
+
+void work_stealing::state::signal_next_sleeper() {
+  auto& w = *workers[next_signalled.fetch_add(1, std::memory_order_relaxed) % workers.size()];
+  std::lock_guard guard{w.event.mtx};
+  if (w.event.sleeping)
+    w.event.cv.notify_one();
 }
 
 void work_stealing::state::wake_one_if_nobody_searches() {
@@ -336,6 +407,12 @@ void work_stealing::state::wake_all() {
   }
   for (auto index : parked)
     workers[index]->parker.unpark();
+  if (cfg.idle == idle_mode::event) {
+    for (auto& w : workers) {
+      std::lock_guard guard{w->event.mtx};
+      w->event.cv.notify_one();
+    }
+  }
 }
 
 bool work_stealing::state::nobody_runs_a_job() const noexcept {
@@ -381,6 +458,7 @@ void work_stealing::state::worker::run() {
       if (!searching) {
         parent_.idle.fetch_add(one_searching, std::memory_order_seq_cst);
         searching = true;
+        counters.begin_idle();
       }
       job = search();
       if (!job) {
@@ -391,10 +469,13 @@ void work_stealing::state::worker::run() {
     }
     if (searching) {
       searching = false;
+      counters.end_idle();
+      in_last_tier_ = false;
       leave_searching();
     }
     run_job(*job);
   }
+  counters.end_idle();
   current_worker = nullptr;
 }
 
@@ -420,28 +501,86 @@ std::optional<resumable*> work_stealing::state::worker::next_local() {
 }
 
 std::optional<resumable*> work_stealing::state::worker::search() {
-  auto& ws = parent_.workers;
-  auto n = ws.size();
-  for (size_t round = 0; round < parent_.spin_attempts; ++round) {
-    if (auto job = parent_.injection.try_pop())
+  if (parent_.cfg.idle == idle_mode::adaptive)
+    return spin();
+  if (in_last_tier_)
+    return std::nullopt; // idle_step() looks and sleeps in the last tier.
+  auto job = poll_tiers();
+  if (!job) {
+    in_last_tier_ = true;
+    relaxed_looks_ = 0;
+  }
+  return job;
+}
+
+std::optional<resumable*> work_stealing::state::worker::spin() {
+  for (size_t round = 0; round < spin_budget_; ++round) {
+    if (auto job = steal_round()) {
+      spin_budget_ = std::min(spin_budget_ * 2, parent_.cfg.spin_attempts);
       return job;
-    if (n > 1) {
-      auto first = next_random() % n;
-      for (size_t k = 0; k < n; ++k) {
-        auto& victim = *ws[(first + k) % n];
-        // Looking costs two loads; steal() costs a fence.
-        if (&victim == this || victim.deque.size_approx() == 0)
-          continue;
-        counters.steal_attempts.bump();
-        if (auto job = victim.deque.steal()) {
-          counters.steals.bump();
-          return job;
-        }
-      }
     }
     detail::cpu_relax();
   }
+  auto least = std::min(min_spin_rounds, parent_.cfg.spin_attempts);
+  spin_budget_ = std::max(spin_budget_ / 2, least);
   return std::nullopt;
+}
+
+std::optional<resumable*> work_stealing::state::worker::poll_tiers() {
+  for (const auto* tier : {&parent_.cfg.aggressive, &parent_.cfg.moderate}) {
+    for (size_t i = 0; i < tier->poll_attempts; ++i) {
+      if (auto job = next_local())
+        return job;
+      if (tier->steal_interval > 0 && i % tier->steal_interval == 0)
+        if (auto job = steal_from_random_victim())
+          return job;
+      if (tier->sleep_duration.count() > 0)
+        sleep_for(tier->sleep_duration);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<resumable*> work_stealing::state::worker::steal_from_random_victim() {
+  auto& ws = parent_.workers;
+  if (ws.size() < 2)
+    return std::nullopt;
+  auto& victim = *ws[next_random() % ws.size()];
+  if (&victim == this)
+    return std::nullopt;
+  counters.steal_attempts.bump();
+  auto job = victim.deque.steal();
+  if (job)
+    counters.steals.bump();
+  return job;
+}
+
+std::optional<resumable*> work_stealing::state::worker::steal_round() {
+  if (auto job = parent_.injection.try_pop())
+    return job;
+  auto& ws = parent_.workers;
+  auto n = ws.size();
+  if (n < 2)
+    return std::nullopt;
+  auto first = next_random() % n;
+  for (size_t k = 0; k < n; ++k) {
+    auto& victim = *ws[(first + k) % n];
+    // Looking costs two loads; steal() costs a fence.
+    if (&victim == this || victim.deque.size_approx() == 0)
+      continue;
+    counters.steal_attempts.bump();
+    if (auto job = victim.deque.steal()) {
+      counters.steals.bump();
+      return job;
+    }
+  }
+  return std::nullopt;
+}
+
+void work_stealing::state::worker::sleep_for(std::chrono::microseconds d) {
+  counters.parks.bump();
+  std::this_thread::sleep_for(d);
+  counters.wakeups.bump();
 }
 
 void work_stealing::state::worker::leave_searching() {
@@ -455,7 +594,6 @@ void work_stealing::state::worker::leave_searching() {
 }
 
 bool work_stealing::state::worker::idle_step(bool& searching) {
-  auto& st = parent_;
   // An idle worker holds no reference. Dropping the last one may terminate
   // an unreachable actor, whose goodbyes land in our own queues: run them.
   if (held_ != nullptr) {
@@ -463,14 +601,36 @@ bool work_stealing::state::worker::idle_step(bool& searching) {
     if (next_job != nullptr || deque.size_approx() > 0 || !later.empty())
       return true;
   }
-  if (st.stopping.load(std::memory_order_acquire) && st.nobody_runs_a_job()
-      && !st.work_visible()) {
-    st.exited.fetch_add(1, std::memory_order_seq_cst);
-    st.idle.fetch_sub(one_searching, std::memory_order_seq_cst);
-    searching = false;
-    st.wake_all(); // Sleepers see the same and leave as well.
+  if (!exit_if_done(searching))
     return false;
+  switch (parent_.cfg.idle) {
+    case idle_mode::adaptive:
+      park(searching);
+      break;
+    case idle_mode::event:
+      wait_for_event();
+      break;
+    case idle_mode::polling:
+      sleep_relaxed();
+      break;
   }
+  return true;
+}
+
+bool work_stealing::state::worker::exit_if_done(bool& searching) {
+  auto& st = parent_;
+  if (!st.stopping.load(std::memory_order_acquire) || !st.nobody_runs_a_job()
+      || st.work_visible())
+    return true;
+  st.exited.fetch_add(1, std::memory_order_seq_cst);
+  st.idle.fetch_sub(one_searching, std::memory_order_seq_cst);
+  searching = false;
+  st.wake_all(); // Sleepers see the same and leave as well.
+  return false;
+}
+
+void work_stealing::state::worker::park(bool& searching) {
+  auto& st = parent_;
   {
     std::lock_guard guard{st.sleepers_mtx};
     st.sleepers.push_back(index_);
@@ -482,7 +642,7 @@ bool work_stealing::state::worker::idle_step(bool& searching) {
       || (st.stopping.load(std::memory_order_relaxed) && st.nobody_runs_a_job())) {
     if (st.cancel_park(index_)) {
       searching = true;
-      return true;
+      return;
     }
     // A waker took us off sleepers: our parker holds a token.
   }
@@ -490,7 +650,43 @@ bool work_stealing::state::worker::idle_step(bool& searching) {
   parker.park();
   counters.wakeups.bump();
   searching = true; // The waker counted us as searching.
-  return true;
+}
+
+void work_stealing::state::worker::sleep_relaxed() {
+  // The own queues were looked at by run(); steal, then sleep.
+  const auto& tier = parent_.cfg.relaxed;
+  if (tier.steal_interval > 0 && relaxed_looks_++ % tier.steal_interval == 0) {
+    if (auto job = steal_from_random_victim()) {
+      next_job = *job;
+      return;
+    }
+  }
+  if (tier.sleep_duration.count() > 0)
+    sleep_for(tier.sleep_duration);
+}
+
+void work_stealing::state::worker::wait_for_event() {
+  auto& st = parent_;
+  bool timed_out = false;
+  {
+    std::unique_lock lock{event.mtx};
+    event.sleeping = true;
+    counters.parks.bump();
+    while (st.injection.size_approx() == 0
+           && !(st.stopping.load(std::memory_order_acquire) && st.nobody_runs_a_job())) {
+      if (event.cv.wait_for(lock, st.cfg.wait_timeout) == std::cv_status::timeout) {
+        timed_out = true;
+        break;
+      }
+    }
+    event.sleeping = false;
+    counters.wakeups.bump();
+  }
+  // Signalled: run() takes the job from the injection queue. Timed out:
+  // look for work the other workers pushed, which signals nobody.
+  if (timed_out)
+    if (auto job = steal_round())
+      next_job = *job;
 }
 
 void work_stealing::state::worker::run_job(resumable* job) {
@@ -535,6 +731,8 @@ void work_stealing::start() {
       throw;
     }
     detail::name_thread(w->thread, "troupe-steal", i);
+    if (state_->cfg.pin_workers)
+      detail::pin_thread(w->thread, i);
   }
 }
 

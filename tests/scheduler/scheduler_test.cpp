@@ -23,6 +23,9 @@
 #include <thread>
 #include <vector>
 
+#include <pthread.h>
+#include <sched.h>
+
 using namespace std::chrono_literals;
 using troupe::execution_unit;
 using troupe::resumable;
@@ -122,6 +125,7 @@ worker_stats total(const std::vector<worker_stats>& xs) {
     sum.steals += x.steals;
     sum.parks += x.parks;
     sum.wakeups += x.wakeups;
+    sum.time_idle += x.time_idle;
   }
   return sum;
 }
@@ -162,14 +166,16 @@ void returns(Fn fn, const char* what) {
 class scheduler_policy : public troupe::test::policy_test {
 protected:
   std::unique_ptr<scheduler> make(size_t workers,
-                                  size_t spin_attempts = scheduler_config{}.spin_attempts) {
+                                  size_t spin_attempts = scheduler_config{}.spin_attempts,
+                                  bool pin_workers = false) {
     scheduler_config cfg;
-    cfg.policy = GetParam();
+    troupe::test::apply_policy(cfg, GetParam());
     cfg.max_threads = workers;
     cfg.spin_attempts = spin_attempts;
+    cfg.pin_workers = pin_workers;
     auto result = scheduler::make(cfg);
+    EXPECT_EQ(result->name(), troupe::test::policy_of(GetParam()));
     EXPECT_EQ(result->num_workers(), workers);
-    EXPECT_STREQ(result->name(), GetParam());
     return result;
   }
 };
@@ -221,21 +227,38 @@ TEST_P(scheduler_policy, jobs_scheduled_just_as_workers_go_to_sleep_are_never_lo
   }
 }
 
-TEST_P(scheduler_policy, idle_workers_stay_parked_until_work_arrives) {
+TEST_P(scheduler_policy, an_idle_system_makes_no_wake_ups_over_a_second) {
   auto s = make(2);
   s->start();
   wait_until_every_worker_parked(*s);
   auto before = s->stats();
-  std::this_thread::sleep_for(100ms);
+  std::this_thread::sleep_for(1s);
   auto after = s->stats();
+  scheduler_config cfg;
+  troupe::test::apply_policy(cfg, GetParam());
   for (size_t i = 0; i < before.size(); ++i) {
-    EXPECT_EQ(after[i].wakeups, before[i].wakeups) << "worker " << i << " woke up";
-    EXPECT_EQ(after[i].parks, before[i].parks) << "worker " << i << " parked again";
+    EXPECT_GE(after[i].time_idle - before[i].time_idle, 900ms) << "worker " << i;
+    auto wakeups = after[i].wakeups - before[i].wakeups;
+    if (troupe::test::sleeps_until_woken(GetParam())) {
+      EXPECT_EQ(wakeups, 0u) << "worker " << i << " woke up";
+      EXPECT_EQ(after[i].parks, before[i].parks) << "worker " << i << " parked again";
+    } else {
+      // Timed modes wake on their own: after each sleep of the first tiers
+      // (which may not be over yet), then once per relaxed sleep or wait
+      // timeout at most.
+      auto period = cfg.idle == troupe::idle_mode::event ? cfg.wait_timeout
+                                                         : cfg.relaxed.sleep_duration;
+      auto most = cfg.aggressive.poll_attempts + cfg.moderate.poll_attempts + 1s / period + 1;
+      EXPECT_GT(wakeups, 0u) << "worker " << i;
+      EXPECT_LE(wakeups, static_cast<uint64_t>(most)) << "worker " << i;
+    }
   }
   s->stop();
 }
 
 TEST_P(scheduler_policy, one_job_for_many_parked_workers_wakes_exactly_one) {
+  if (!troupe::test::sleeps_until_woken(GetParam()))
+    GTEST_SKIP() << "idle workers of this mode also wake on a timer";
   auto s = make(4);
   s->start();
   wait_until_every_worker_parked(*s);
@@ -251,6 +274,50 @@ TEST_P(scheduler_policy, one_job_for_many_parked_workers_wakes_exactly_one) {
   EXPECT_EQ(total(s->stats()).parks, before.parks + 1);
   s->stop();
   EXPECT_EQ(job.ref_count(), 0);
+}
+
+TEST_P(scheduler_policy, the_time_a_worker_runs_a_job_is_not_idle_time) {
+  auto s = make(1);
+  s->start();
+  test_job job{[](execution_unit*) {
+    auto until = std::chrono::steady_clock::now() + 200ms;
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    return result::done;
+  }};
+  wait_until_every_worker_parked(*s);
+  auto t0 = std::chrono::steady_clock::now();
+  auto idle0 = s->stats()[0].time_idle;
+  schedule(*s, job);
+  ASSERT_TRUE(eventually([&] { return job.ref_count() == 0; })); // Done.
+  std::this_thread::sleep_for(100ms);
+  auto idle1 = s->stats()[0].time_idle;
+  auto t1 = std::chrono::steady_clock::now();
+  // Idle before the job and after it, an idle period still going on
+  // included, but never during it.
+  EXPECT_LE(idle1 - idle0, t1 - t0 - 200ms + 5ms);
+  EXPECT_GE(idle1 - idle0, 90ms);
+  s->stop();
+  EXPECT_EQ(job.ref_count(), 0);
+}
+
+TEST_P(scheduler_policy, pinned_workers_run_on_one_cpu_each) {
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  auto s = make(2, scheduler_config{}.spin_attempts, true);
+  s->start();
+  std::atomic<int> cpus_allowed{-1};
+  test_job job{[&](execution_unit*) {
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    if (pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) == 0)
+      cpus_allowed = CPU_COUNT(&mine);
+    return result::done;
+  }};
+  schedule(*s, job);
+  ASSERT_TRUE(eventually([&] { return job.ref_count() == 0; }));
+  s->stop();
+  EXPECT_EQ(cpus_allowed.load(), 1) << "of " << CPU_COUNT(&allowed) << " allowed";
 }
 
 TEST_P(scheduler_policy, a_million_schedules_from_several_threads_run_each_job_once_per_schedule) {

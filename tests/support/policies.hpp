@@ -13,12 +13,15 @@
 #include "troupe/actor_system_config.hpp"
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
+#include "troupe/scheduler/scheduler_config.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <ostream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace troupe {
 
@@ -32,18 +35,44 @@ inline void PrintTo(const error& x, std::ostream* os) {
 
 namespace troupe::test {
 
-/// Every scheduler policy, as named in the configuration.
-inline constexpr const char* every_policy[] = {"work-sharing", "work-stealing"};
+/// Every scheduler policy, as named in the configuration, and every idle
+/// mode of work stealing as "work-stealing/<mode>" (plain "work-stealing" is
+/// its default mode, adaptive).
+inline constexpr const char* every_policy[] = {"work-sharing", "work-stealing",
+                                               "work-stealing/event", "work-stealing/polling"};
+
+/// The policy part of an entry of every_policy: "work-stealing/event" ->
+/// "work-stealing".
+inline std::string policy_of(std::string_view entry) {
+  return std::string{entry.substr(0, entry.find('/'))};
+}
+
+/// Sets the policy and idle mode an entry of every_policy names.
+inline void apply_policy(scheduler_config& cfg, std::string_view entry) {
+  cfg.policy = policy_of(entry);
+  if (auto slash = entry.find('/'); slash != std::string_view::npos) {
+    if (!from_string(entry.substr(slash + 1), cfg.idle))
+      throw std::invalid_argument("no idle mode: " + std::string{entry});
+  }
+}
+
+/// True for the schedulers whose idle workers block until work arrives, with
+/// no timed wake-up: an idle system of them makes no wake-ups at all.
+inline bool sleeps_until_woken(std::string_view entry) {
+  scheduler_config cfg;
+  apply_policy(cfg, entry);
+  return cfg.policy == "work-sharing" || cfg.idle == idle_mode::adaptive;
+}
 
 /// The base of a suite run under every policy: its parameter is the name.
 using policy_test = testing::TestWithParam<const char*>;
 
-/// The test-name suffix for a policy: "work-stealing" -> "work_stealing"
+/// The test-name suffix for a policy: "work-stealing/event" -> "work_stealing_event"
 /// (gtest allows only letters, digits and '_').
 inline std::string policy_name(const testing::TestParamInfo<const char*>& info) {
   std::string result = info.param;
   for (auto& c : result)
-    if (c == '-')
+    if (c == '-' || c == '/')
       c = '_';
   return result;
 }
@@ -52,7 +81,7 @@ inline std::string policy_name(const testing::TestParamInfo<const char*>& info) 
 /// the tests stay cheap on a small machine and under the sanitizers.
 struct policy_config : actor_system_config {
   explicit policy_config(const char* policy) {
-    scheduler.policy = policy;
+    apply_policy(scheduler, policy);
     scheduler.max_threads = 2;
   }
 };

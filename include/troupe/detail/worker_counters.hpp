@@ -8,6 +8,7 @@
 #include "troupe/scheduler/scheduler.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 namespace troupe::detail {
@@ -16,7 +17,12 @@ class single_writer_counter {
 public:
   /// The owning worker only.
   void bump() noexcept {
-    value_.store(value_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    add(1);
+  }
+
+  /// The owning worker only.
+  void add(uint64_t n) noexcept {
+    value_.store(value_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
 
   /// Any thread.
@@ -36,9 +42,37 @@ struct alignas(64) worker_counters {
   single_writer_counter steals;
   single_writer_counter parks;
   single_writer_counter wakeups;
+  single_writer_counter idle_ns;
+  /// steady_clock nanoseconds when the current idle period began; 0 while
+  /// the worker runs a job. Lets stats() count a period still going on.
+  std::atomic<int64_t> idle_since{0};
 
+  /// The owner, when it runs out of jobs.
+  void begin_idle() noexcept {
+    idle_since.store(now_ns(), std::memory_order_relaxed);
+  }
+
+  /// The owner, when it has a job again or exits.
+  void end_idle() noexcept {
+    auto since = idle_since.load(std::memory_order_relaxed);
+    idle_ns.add(static_cast<uint64_t>(now_ns() - since));
+    idle_since.store(0, std::memory_order_release);
+  }
+
+  /// Any thread. A period that ends during the call may be counted short.
   worker_stats snapshot() const noexcept {
-    return {jobs_run.get(), steal_attempts.get(), steals.get(), parks.get(), wakeups.get()};
+    auto since = idle_since.load(std::memory_order_acquire);
+    auto idle = static_cast<int64_t>(idle_ns.get());
+    if (since != 0)
+      idle += now_ns() - since;
+    return {jobs_run.get(), steal_attempts.get(), steals.get(),
+            parks.get(),    wakeups.get(),        std::chrono::nanoseconds{idle}};
+  }
+
+  static int64_t now_ns() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
   }
 };
 

@@ -5,6 +5,7 @@
 
 #include "troupe/resumable.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,8 +22,13 @@ struct worker_stats {
   uint64_t jobs_run = 0;
   uint64_t steal_attempts = 0;
   uint64_t steals = 0;
+  /// Times the worker blocked in the kernel: parked, waited on its event or
+  /// slept between polls.
   uint64_t parks = 0;
+  /// Times it came back from such a block, woken or timed out.
   uint64_t wakeups = 0;
+  /// Time spent without a job: searching, spinning, polling and blocked.
+  std::chrono::nanoseconds time_idle{0};
 };
 
 class scheduler {

@@ -2,10 +2,64 @@
 
 #include "troupe/defaults.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace troupe {
+
+/// What an idle work-stealing worker does (troupe.work-stealing.idle-mode).
+enum class idle_mode {
+  /// Spin, then park until an enqueue wakes exactly one worker; no timer.
+  adaptive,
+  /// Poll the aggressive and moderate tiers, then wait on a per-worker event
+  /// with a timeout; external enqueues signal it (seed 000, Algorithms 1-2).
+  event,
+  /// Poll the aggressive, moderate and relaxed tiers with plain sleeps.
+  polling,
+};
+
+inline constexpr idle_mode idle_modes[] = {idle_mode::adaptive, idle_mode::event,
+                                          idle_mode::polling};
+
+/// "adaptive", "event" or "polling".
+constexpr std::string_view to_string(idle_mode x) noexcept {
+  switch (x) {
+    case idle_mode::adaptive:
+      return "adaptive";
+    case idle_mode::event:
+      return "event";
+    case idle_mode::polling:
+      return "polling";
+  }
+  return "?";
+}
+
+/// Parses a name as written by to_string; false if it is none of them.
+constexpr bool from_string(std::string_view str, idle_mode& x) noexcept {
+  for (auto mode : idle_modes) {
+    if (to_string(mode) == str) {
+      x = mode;
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace detail {
+
+/// defaults::work_stealing::idle_mode, parsed at compile time.
+inline constexpr idle_mode default_idle_mode = [] {
+  auto result = idle_mode::adaptive;
+  if (!from_string(defaults::work_stealing::idle_mode, result))
+    throw "defaults::work_stealing::idle_mode names no idle mode";
+  return result;
+}();
+
+} // namespace detail
+
+using polling_tier = defaults::work_stealing::polling_tier;
 
 /// The scheduler's part of actor_system_config (keys troupe.scheduler.* and
 /// troupe.work-stealing.*).
@@ -14,7 +68,18 @@ struct scheduler_config {
   /// 0: one worker per hardware thread.
   size_t max_threads = defaults::scheduler::max_threads;
   size_t max_throughput = defaults::scheduler::max_throughput;
+  bool pin_workers = defaults::scheduler::pin_workers;
+
+  idle_mode idle = detail::default_idle_mode;
+  /// Adaptive mode: rounds of looking for work before parking.
   size_t spin_attempts = defaults::work_stealing::spin_attempts;
+  /// Event and polling modes.
+  polling_tier aggressive = defaults::work_stealing::aggressive;
+  polling_tier moderate = defaults::work_stealing::moderate;
+  /// Polling mode only: the event mode waits on its event instead.
+  polling_tier relaxed = defaults::work_stealing::relaxed;
+  /// Event mode only.
+  std::chrono::microseconds wait_timeout = defaults::work_stealing::wait_timeout;
 
   /// The number of workers `max_threads` stands for on this machine.
   size_t num_workers() const noexcept;
