@@ -25,17 +25,26 @@ size_t message_data::offset_of(size_t index) const noexcept {
 }
 
 void message_data::destroy() noexcept {
-  if (!trivial_) {
-    auto* base = storage();
-    for (auto id : types_) {
-      auto* meta = global_meta_object(id);
-      meta->destroy(base);
-      base += meta->padded_size;
-    }
+  // The loop over the elements lives in its own function (a tail call), so
+  // that freeing a message of trivial elements saves no registers.
+  if (!trivial()) {
+    destroy_elements();
+    return;
   }
-  size_t size = alloc_size_;
+  size_t size = alloc_size();
   this->~message_data();
   cached_deallocate(this, size);
+}
+
+[[gnu::noinline]] void message_data::destroy_elements() noexcept {
+  auto* base = storage();
+  for (auto id : types_) {
+    auto* meta = global_meta_object(id);
+    meta->destroy(base);
+    base += meta->padded_size;
+  }
+  size_and_trivial_ |= uint32_t{1} << 31;
+  destroy();
 }
 
 message_data* message_data::copy() const {
@@ -64,7 +73,7 @@ message_data* message_data::copy() const {
     result->destroy(); // the type list is still empty: frees the memory only
     throw;
   }
-  result->set_types(types_, trivial_);
+  result->set_types(types_, trivial());
   return result;
 }
 

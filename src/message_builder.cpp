@@ -1,81 +1,201 @@
 #include "troupe/message_builder.hpp"
 
+#include "troupe/detail/thread_cache.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <span>
+
 namespace troupe {
 
-message_builder::element::~element() {
-  if (ptr) {
-    auto* meta = detail::global_meta_object(id);
-    meta->destroy(ptr);
-    ::operator delete(ptr);
-  }
+namespace {
+
+// Frees a block whose type list is still empty: memory only.
+void free_block(detail::message_data* data) noexcept {
+  message owner{data};
 }
 
-message_builder& message_builder::append_all(const message& msg) {
-  auto types = msg.types();
-  for (size_t i = 0; i < types.size(); ++i) {
-    auto* meta = detail::global_meta_object(types[i]);
-    // Raw storage from operator new matches the `new T` of append() for the
-    // delete in ~element (no type has extended alignment).
-    void* ptr = ::operator new(meta->padded_size);
-    try {
-      meta->copy_construct(ptr, msg.data_at(i));
-    } catch (...) {
-      ::operator delete(ptr);
-      throw;
-    }
-    // `elem` owns the copy until the vector does: growing it may throw.
-    element elem{types[i], ptr};
-    elements_.push_back(std::move(elem));
+// Element bytes for a block of at least `n`: the rest of the thread-cache
+// class the block falls into, so later appends find room.
+size_t block_capacity(size_t n) noexcept {
+  auto total = detail::message_data::header_size + n;
+  if (total <= detail::thread_cache_max_block)
+    total = std::max(size_t{64}, std::bit_ceil(total));
+  return total - detail::message_data::header_size;
+}
+
+} // namespace
+
+message_builder::message_builder(message_builder&& other) noexcept {
+  take(other);
+}
+
+message_builder& message_builder::operator=(message_builder&& other) noexcept {
+  if (this != &other) {
+    release();
+    take(other);
   }
   return *this;
 }
 
-template <class Init>
-message message_builder::build(Init init) const {
-  std::vector<type_id_t> ids;
-  ids.reserve(elements_.size());
-  size_t total = 0;
-  for (auto& x : elements_) {
-    ids.push_back(x.id);
-    total += detail::global_meta_object(x.id)->padded_size;
+message_builder::~message_builder() {
+  release();
+}
+
+void message_builder::take(message_builder& other) noexcept {
+  data_ = std::exchange(other.data_, nullptr);
+  used_ = std::exchange(other.used_, 0);
+  capacity_ = std::exchange(other.capacity_, 0);
+  size_ = std::exchange(other.size_, 0);
+  trivial_ = std::exchange(other.trivial_, true);
+  if (other.ids_ == other.inline_ids_) {
+    std::copy_n(other.inline_ids_, size_, inline_ids_);
+    ids_ = inline_ids_;
+    ids_capacity_ = inline_ids;
+  } else {
+    ids_ = std::exchange(other.ids_, other.inline_ids_);
+    ids_capacity_ = std::exchange(other.ids_capacity_, inline_ids);
   }
-  // Interning may throw, so it runs before any element exists.
-  auto types = type_id_list::intern(ids);
-  auto* data = detail::message_data::allocate(total);
-  message result{data};
-  auto* dst = data->storage();
-  size_t constructed = 0;
-  try {
-    for (auto& x : elements_) {
-      auto* meta = detail::global_meta_object(x.id);
-      init(meta, dst, x.ptr);
-      ++constructed;
-      dst += meta->padded_size;
-    }
-  } catch (...) {
-    auto* ptr = data->storage();
-    for (size_t i = 0; i < constructed; ++i) {
-      auto* meta = detail::global_meta_object(ids[i]);
+}
+
+void message_builder::release() noexcept {
+  destroy_elements();
+  if (data_ != nullptr)
+    free_block(std::exchange(data_, nullptr));
+  if (ids_ != inline_ids_)
+    delete[] ids_;
+  ids_ = inline_ids_;
+  ids_capacity_ = inline_ids;
+  used_ = capacity_ = size_ = 0;
+  trivial_ = true;
+}
+
+void message_builder::destroy_elements() noexcept {
+  if (!trivial_) {
+    auto* ptr = data_->storage();
+    for (size_t i = 0; i < size_; ++i) {
+      auto* meta = detail::global_meta_object(ids_[i]);
       meta->destroy(ptr);
       ptr += meta->padded_size;
     }
-    throw;
   }
-  data->set_types(types);
-  return result;
+}
+
+void message_builder::clear() noexcept {
+  destroy_elements();
+  used_ = size_ = 0;
+  trivial_ = true;
+}
+
+void message_builder::grow(size_t size) {
+  if (size_ == ids_capacity_) {
+    auto capacity = 2 * ids_capacity_;
+    auto* ids = new type_id_t[capacity];
+    std::copy_n(ids_, size_, ids);
+    if (ids_ != inline_ids_)
+      delete[] ids_;
+    ids_ = ids;
+    ids_capacity_ = capacity;
+  }
+  if (used_ + size <= capacity_)
+    return;
+  auto capacity = block_capacity(std::max(used_ + size, 2 * capacity_));
+  auto* data = detail::message_data::allocate(capacity);
+  if (size_ > 0) {
+    auto* src = data_->storage();
+    auto* dst = data->storage();
+    if (trivial_) {
+      std::memcpy(dst, src, used_);
+    } else {
+      size_t moved = 0;
+      try {
+        for (; moved < size_; ++moved) {
+          auto* meta = detail::global_meta_object(ids_[moved]);
+          meta->move_construct(dst, src);
+          src += meta->padded_size;
+          dst += meta->padded_size;
+        }
+      } catch (...) {
+        auto* ptr = data->storage();
+        for (size_t i = 0; i < moved; ++i) {
+          auto* meta = detail::global_meta_object(ids_[i]);
+          meta->destroy(ptr);
+          ptr += meta->padded_size;
+        }
+        free_block(data);
+        throw;
+      }
+    }
+    destroy_elements();
+  }
+  if (data_ != nullptr)
+    free_block(data_);
+  data_ = data;
+  capacity_ = capacity;
+}
+
+message_builder& message_builder::append_all(const message& msg) {
+  auto types = msg.types();
+  const std::byte* src = msg.empty() ? nullptr : msg.raw()->storage();
+  for (size_t i = 0; i < types.size(); ++i) {
+    auto* meta = detail::global_meta_object(types[i]);
+    meta->copy_construct(reserve(meta->padded_size), src);
+    // The meta object does not say whether the type is trivial.
+    commit(types[i], meta->padded_size, false);
+    src += meta->padded_size;
+  }
+  return *this;
+}
+
+type_id_list message_builder::interned_types() const {
+  return type_id_list::intern(std::span<const type_id_t>{ids_, size_});
 }
 
 message message_builder::to_message() const {
-  return build([](const detail::meta_object* meta, void* dst, void* src) {
-    meta->copy_construct(dst, src);
-  });
+  if (size_ == 0)
+    return message{};
+  // Interning may throw, so it runs before any element exists.
+  auto types = interned_types();
+  auto* data = detail::message_data::allocate(used_);
+  message result{data};
+  auto* src = data_->storage();
+  auto* dst = data->storage();
+  if (trivial_) {
+    std::memcpy(dst, src, used_);
+  } else {
+    size_t copied = 0;
+    try {
+      for (; copied < size_; ++copied) {
+        auto* meta = detail::global_meta_object(ids_[copied]);
+        meta->copy_construct(dst, src);
+        src += meta->padded_size;
+        dst += meta->padded_size;
+      }
+    } catch (...) {
+      auto* ptr = data->storage();
+      for (size_t i = 0; i < copied; ++i) {
+        auto* meta = detail::global_meta_object(ids_[i]);
+        meta->destroy(ptr);
+        ptr += meta->padded_size;
+      }
+      throw; // `result` frees the memory: its type list is still empty
+    }
+  }
+  data->set_types(types, trivial_);
+  return result;
 }
 
 message message_builder::move_to_message() {
-  auto result = build([](const detail::meta_object* meta, void* dst, void* src) {
-    meta->move_construct(dst, src);
-  });
-  elements_.clear();
+  if (size_ == 0)
+    return message{};
+  auto types = interned_types();
+  // The block becomes the message: nothing is moved.
+  data_->set_types(types, trivial_);
+  message result{std::exchange(data_, nullptr)};
+  used_ = capacity_ = size_ = 0;
+  trivial_ = true;
   return result;
 }
 

@@ -1,5 +1,7 @@
 #include "troupe/type_id_list.hpp"
 
+#include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -7,18 +9,52 @@
 
 namespace troupe {
 
-type_id_list type_id_list::intern(std::span<const type_id_t> ids) {
-  if (ids.empty())
-    return type_id_list::of<>();
+namespace {
+
+// One-element lists, by ID: a lock-free table, since they are by far the
+// most common. Entries are {1, id} arrays that live until the process ends.
+const type_id_t* intern_single(type_id_t id) {
+  static std::array<std::atomic<const type_id_t*>, 65536> singles{};
+  auto& slot = singles[id];
+  if (auto* list = slot.load(std::memory_order_acquire))
+    return list;
+  auto fresh = std::make_unique<type_id_t[]>(2);
+  fresh[0] = 1;
+  fresh[1] = id;
+  const type_id_t* expected = nullptr;
+  if (slot.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel))
+    return fresh.release();
+  return expected; // another thread was first
+}
+
+// A plain loop: lists are short, and std::equal would call memcmp.
+bool equal_ids(const type_id_t* list, std::span<const type_id_t> ids) noexcept {
+  if (list[0] != ids.size())
+    return false;
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (list[i + 1] != ids[i])
+      return false;
+  return true;
+}
+
+// Longer lists: a global registry behind a mutex, with a small per-thread
+// cache in front of it, so that a thread building the same kinds of messages
+// again and again does not take the lock.
+const type_id_t* intern_many(std::span<const type_id_t> ids) {
+  size_t hash = ids.size();
+  for (auto id : ids)
+    hash = hash * 31 + id;
+  static thread_local constinit std::array<const type_id_t*, 16> recent{};
+  auto& cached = recent[hash % recent.size()];
+  if (cached != nullptr && equal_ids(cached, ids))
+    return cached;
   struct registry {
     std::mutex mtx;
-    // Keyed by the raw bytes of the ids; values are {size, ids...} arrays
-    // that live until the process ends.
+    // Keyed by the raw bytes of the ids.
     std::unordered_map<std::string, std::unique_ptr<type_id_t[]>> lists;
   };
   static registry reg;
-  std::string key(reinterpret_cast<const char*>(ids.data()),
-                  ids.size() * sizeof(type_id_t));
+  std::string key(reinterpret_cast<const char*>(ids.data()), ids.size() * sizeof(type_id_t));
   std::lock_guard guard{reg.mtx};
   auto& slot = reg.lists[key];
   if (!slot) {
@@ -26,7 +62,18 @@ type_id_list type_id_list::intern(std::span<const type_id_t> ids) {
     slot[0] = static_cast<type_id_t>(ids.size());
     std::copy(ids.begin(), ids.end(), slot.get() + 1);
   }
-  return type_id_list{slot.get()};
+  cached = slot.get();
+  return cached;
+}
+
+} // namespace
+
+type_id_list type_id_list::intern(std::span<const type_id_t> ids) {
+  if (ids.empty())
+    return type_id_list::of<>();
+  if (ids.size() == 1)
+    return type_id_list{intern_single(ids[0])};
+  return type_id_list{intern_many(ids)};
 }
 
 std::string to_string(type_id_list xs) {

@@ -12,6 +12,9 @@
 TROUPE_BEGIN_TYPE_ID_BLOCK(behavior_test, 1200)
   TROUPE_ADD_ATOM(behavior_test, get_atom)
   TROUPE_ADD_ATOM(behavior_test, put_atom)
+  TROUPE_ADD_ATOM(behavior_test, add_atom)
+  TROUPE_ADD_ATOM(behavior_test, sub_atom)
+  TROUPE_ADD_ATOM(behavior_test, del_atom)
 TROUPE_END_TYPE_ID_BLOCK(behavior_test)
 
 namespace {
@@ -74,6 +77,98 @@ TEST(behavior, the_first_matching_handler_wins) {
   };
   ASSERT_TRUE(run(bhvr, make_message(5)));
   EXPECT_EQ(calls, (std::vector<int>{1}));
+}
+
+TEST(behavior, the_first_of_handlers_taking_the_same_types_wins) {
+  behavior bhvr{
+    [](double) { return 0; },
+    [](int) { return 1; },
+    [](get_atom, int) { return 2; },
+    [](const int&) { return 3; },
+    [](get_atom, const int&) { return 4; },
+    [](int&&) { return 5; },
+  };
+  EXPECT_EQ(value_of(run(bhvr, make_message(7))), "message(1)");
+  EXPECT_EQ(value_of(run(bhvr, make_message(get_atom_v, 7))), "message(2)");
+  EXPECT_EQ(value_of(run(bhvr, make_message(7.0))), "message(0)");
+}
+
+TEST(behavior, the_first_of_duplicates_wins_for_a_message_from_a_builder_too) {
+  behavior bhvr{[](put_atom, int) { return 1; }, [](put_atom, int) { return 2; }};
+  troupe::message_builder mb;
+  mb.append(put_atom_v).append(7);
+  EXPECT_EQ(value_of(run(bhvr, mb.to_message())), "message(1)");
+}
+
+TEST(behavior, dispatch_over_many_handlers_finds_each_one) {
+  // 25 handlers over lists of one to three elements that share first or
+  // second types, so that their hashes collide as they would in practice.
+  behavior bhvr{
+    [](get_atom) { return 0; },
+    [](put_atom) { return 1; },
+    [](add_atom) { return 2; },
+    [](sub_atom) { return 3; },
+    [](del_atom) { return 4; },
+    [](get_atom, int) { return 5; },
+    [](put_atom, int) { return 6; },
+    [](add_atom, int) { return 7; },
+    [](sub_atom, int) { return 8; },
+    [](del_atom, int) { return 9; },
+    [](get_atom, const std::string&) { return 10; },
+    [](put_atom, const std::string&) { return 11; },
+    [](add_atom, const std::string&) { return 12; },
+    [](sub_atom, const std::string&) { return 13; },
+    [](del_atom, const std::string&) { return 14; },
+    [](get_atom, int, int) { return 15; },
+    [](get_atom, int, double) { return 16; },
+    [](get_atom, int, const std::string&) { return 17; },
+    [](int) { return 18; },
+    [](int, int) { return 19; },
+    [](int, int, int) { return 20; },
+    [](double) { return 21; },
+    [](const std::string&) { return 22; },
+    [](bool) { return 23; },
+    [] { return 24; },
+  };
+  std::vector<message> msgs{
+    make_message(get_atom_v),
+    make_message(put_atom_v),
+    make_message(add_atom_v),
+    make_message(sub_atom_v),
+    make_message(del_atom_v),
+    make_message(get_atom_v, 1),
+    make_message(put_atom_v, 1),
+    make_message(add_atom_v, 1),
+    make_message(sub_atom_v, 1),
+    make_message(del_atom_v, 1),
+    make_message(get_atom_v, "s"),
+    make_message(put_atom_v, "s"),
+    make_message(add_atom_v, "s"),
+    make_message(sub_atom_v, "s"),
+    make_message(del_atom_v, "s"),
+    make_message(get_atom_v, 1, 2),
+    make_message(get_atom_v, 1, 2.0),
+    make_message(get_atom_v, 1, "s"),
+    make_message(1),
+    make_message(1, 2),
+    make_message(1, 2, 3),
+    make_message(1.0),
+    make_message("s"),
+    make_message(true),
+    make_message(),
+  };
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    auto expected = "message(" + std::to_string(i) + ")";
+    EXPECT_EQ(value_of(run(bhvr, msgs[i])), expected) << to_string(msgs[i]);
+    // The same types built at run time: an equal list at another address.
+    troupe::message_builder mb;
+    mb.append_all(msgs[i]);
+    EXPECT_EQ(value_of(run(bhvr, mb.to_message())), expected) << to_string(msgs[i]);
+  }
+  EXPECT_FALSE(run(bhvr, make_message(put_atom_v, 1, 2)));
+  EXPECT_FALSE(run(bhvr, make_message(get_atom_v, 1, 2, 3)));
+  EXPECT_FALSE(run(bhvr, make_message(1.0, 2.0)));
+  EXPECT_FALSE(run(bhvr, make_message(int64_t{1})));
 }
 
 TEST(behavior, handlers_receive_the_message_elements) {
@@ -183,6 +278,25 @@ TEST(behavior, a_catch_all_handler_can_answer_with_the_message) {
   EXPECT_EQ(res->value.raw(), msg.raw());
 }
 
+TEST(behavior, a_catch_all_in_the_middle_shadows_later_handlers_but_not_earlier_ones) {
+  behavior bhvr{
+    [](int) { return 1; },
+    [](message&) { return 2; },
+    [](double) { return 3; },
+    [](message&) { return 4; },
+  };
+  EXPECT_EQ(value_of(run(bhvr, make_message(0))), "message(1)");
+  EXPECT_EQ(value_of(run(bhvr, make_message(0.0))), "message(2)");
+  EXPECT_EQ(value_of(run(bhvr, make_message("x"))), "message(2)");
+  EXPECT_EQ(value_of(run(bhvr, message{})), "message(2)");
+}
+
+TEST(behavior, a_catch_all_first_takes_every_message) {
+  behavior bhvr{[](const message&) { return 1; }, [](int) { return 2; }};
+  EXPECT_EQ(value_of(run(bhvr, make_message(0))), "message(1)");
+  EXPECT_EQ(value_of(run(bhvr, message{})), "message(1)");
+}
+
 // -- or_else ---------------------------------------------------------------------
 
 TEST(behavior, or_else_falls_through_to_the_second_behavior) {
@@ -206,6 +320,59 @@ TEST(behavior, or_else_chains_keep_their_order) {
   EXPECT_EQ(value_of(run(abc, make_message(0.0))), "message(2)");
   EXPECT_EQ(value_of(run(abc, make_message(true))), "message(3)");
   EXPECT_EQ(value_of(run(abc, make_message(get_atom_v))), "<no match>");
+}
+
+TEST(behavior, or_else_of_or_else_keeps_the_order_of_all_four) {
+  behavior a{[](int) { return 1; }};
+  behavior b{[](int) { return 2; }, [](double) { return 2; }};
+  behavior c{[](double) { return 3; }, [](bool) { return 3; }};
+  behavior d{[](bool) { return 4; }, [](const std::string&) { return 4; }, [] { return 4; }};
+  auto left = a.or_else(b);
+  auto right = c.or_else(d);
+  auto all = left.or_else(right);
+  EXPECT_EQ(value_of(run(all, make_message(0))), "message(1)");
+  EXPECT_EQ(value_of(run(all, make_message(0.0))), "message(2)");
+  EXPECT_EQ(value_of(run(all, make_message(true))), "message(3)");
+  EXPECT_EQ(value_of(run(all, make_message("s"))), "message(4)");
+  EXPECT_EQ(value_of(run(all, message{})), "message(4)");
+  EXPECT_EQ(value_of(run(all, make_message(get_atom_v))), "<no match>");
+  // The parts still work on their own.
+  EXPECT_EQ(value_of(run(right, make_message(0.0))), "message(3)");
+  EXPECT_EQ(value_of(run(left, make_message(true))), "<no match>");
+}
+
+TEST(behavior, or_else_keeps_handler_state_of_its_parts) {
+  int calls = 0;
+  behavior a{[&](int) { ++calls; }};
+  auto both = behavior{[](double) {}}.or_else(a);
+  a = behavior{};
+  ASSERT_TRUE(run(both, make_message(1)));
+  ASSERT_TRUE(run(both, make_message(1)));
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(behavior, a_catch_all_in_an_or_else_shadows_the_behaviors_after_it) {
+  behavior a{[](int) { return 1; }};
+  behavior b{[](double) { return 2; }, [](message&) { return 2; }, [](bool) { return 2; }};
+  behavior c{[](bool) { return 3; }, [](const std::string&) { return 3; }};
+  auto abc = a.or_else(b).or_else(c);
+  EXPECT_EQ(value_of(run(abc, make_message(0))), "message(1)");
+  EXPECT_EQ(value_of(run(abc, make_message(0.0))), "message(2)");
+  EXPECT_EQ(value_of(run(abc, make_message(true))), "message(2)");
+  EXPECT_EQ(value_of(run(abc, make_message("s"))), "message(2)");
+  auto ca = c.or_else(a);
+  EXPECT_EQ(value_of(run(ca, make_message(true))), "message(3)");
+  EXPECT_EQ(value_of(run(ca, make_message(0.0))), "<no match>");
+}
+
+TEST(behavior, a_skip_in_the_first_behavior_of_an_or_else_is_the_result) {
+  int second_calls = 0;
+  behavior first{[](int) { return troupe::skip; }};
+  behavior second{[&](int) { ++second_calls; }};
+  auto res = run(first.or_else(second), make_message(1));
+  ASSERT_TRUE(res) << "skipping still counts as a match";
+  EXPECT_EQ(res->kind, result_kind::skip);
+  EXPECT_EQ(second_calls, 0);
 }
 
 TEST(behavior, or_else_with_an_empty_behavior_is_the_other_one) {

@@ -1,25 +1,30 @@
 #pragma once
 
 // A behavior is an ordered list of message handlers. The first handler whose
-// argument types equal the message's types runs; types are compared as
-// interned type ID lists (a pointer comparison in the common case).
+// argument types equal the message's types runs. Finding it takes one lookup
+// in a table of type ID lists built at compile time (see
+// detail/dispatch_table.hpp), however many handlers there are.
 //
 //   behavior b{
 //     [](int x) { return x * 2; },
 //     [](const std::string& s) -> result<int> { return static_cast<int>(s.size()); },
 //   };
 //
-// A handler taking `message&` (or `const message&`) alone matches anything.
+// A handler taking `message&` (or `const message&`) alone matches anything, so
+// the handlers after it never run.
 
 #include "troupe/detail/callable_trait.hpp"
+#include "troupe/detail/dispatch_table.hpp"
 #include "troupe/detail/thread_cache.hpp"
 #include "troupe/message.hpp"
 #include "troupe/result.hpp"
 
+#include <array>
 #include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace troupe {
 
@@ -111,9 +116,9 @@ decltype(auto) forward_element(T& x) {
     return (x);
 }
 
-/// Calls `f` with the elements of `msg` if the types match.
+/// Calls `f` with the elements of `msg`, whose types `Args...` take.
 template <class F, class... Args>
-bool invoke_handler(F& f, message& msg, handler_result& out, type_list<Args...>) {
+void call_handler(F& f, message& msg, handler_result& out, type_list<Args...>) {
   using trait = callable_trait_t<F>;
   using result_type = typename trait::result_type;
   if constexpr (is_catch_all<type_list<Args...>>::value) {
@@ -123,10 +128,7 @@ bool invoke_handler(F& f, message& msg, handler_result& out, type_list<Args...>)
     } else {
       out = make_handler_result(f(msg));
     }
-    return true;
   } else {
-    if (!(msg.types() == type_id_list::of<std::decay_t<Args>...>()))
-      return false;
     if constexpr ((is_mutable_arg_v<Args> || ...))
       msg.unshare();
     auto call = [&]<size_t... Is>(std::index_sequence<Is...>) -> decltype(auto) {
@@ -142,9 +144,33 @@ bool invoke_handler(F& f, message& msg, handler_result& out, type_list<Args...>)
     } else {
       out = make_handler_result(call(std::index_sequence_for<Args...>{}));
     }
-    return true;
   }
 }
+
+/// Calls `f` with the elements of `msg` if the types match (one handler
+/// alone, as for a response).
+template <class F, class... Args>
+bool invoke_handler(F& f, message& msg, handler_result& out, type_list<Args...> args) {
+  if constexpr (!is_catch_all<type_list<Args...>>::value) {
+    if (!(msg.types() == type_id_list::of<std::decay_t<Args>...>()))
+      return false;
+  }
+  call_handler(f, msg, out, args);
+  return true;
+}
+
+class behavior_impl;
+
+/// Runs a handler of `owner` on a message whose types it takes.
+using handler_fn = void (*)(behavior_impl* owner, message& msg, handler_result& out);
+
+/// One handler, as or_else collects them.
+struct handler_entry {
+  /// The interned list of the handler's argument types; null for a catch-all.
+  const type_id_t* types;
+  handler_fn fn;
+  behavior_impl* owner;
+};
 
 class behavior_impl {
 public:
@@ -152,39 +178,118 @@ public:
 
   /// Runs the first matching handler; false if none matched.
   virtual bool invoke(message& msg, handler_result& out) = 0;
+
+  /// Appends the handlers in order, up to and including the first catch-all
+  /// (none after it can ever run).
+  virtual void append_handlers(std::vector<handler_entry>& out) = 0;
 };
+
+template <class... Args>
+constexpr type_id_list handler_types(type_list<Args...>) noexcept {
+  return type_id_list::of<std::decay_t<Args>...>();
+}
+
+template <class F>
+constexpr const type_id_t* handler_types_of() noexcept {
+  using args = typename callable_trait_t<F>::arg_types;
+  if constexpr (is_catch_all<args>::value)
+    return nullptr;
+  else
+    return handler_types(args{}).data();
+}
+
+/// Index of the first catch-all handler in `Fs...`, or their count.
+template <class... Fs>
+constexpr size_t first_catch_all() noexcept {
+  constexpr bool flags[] = {is_catch_all<typename callable_trait_t<Fs>::arg_types>::value...};
+  for (size_t i = 0; i < sizeof...(Fs); ++i)
+    if (flags[i])
+      return i;
+  return sizeof...(Fs);
+}
+
+template <class Impl, size_t... Is>
+constexpr std::array<handler_fn, sizeof...(Is)> handler_fns(std::index_sequence<Is...>) {
+  return {&Impl::template call<Is>...};
+}
+
+template <class... Fs>
+class handlers_impl;
+
+/// The table of the handlers before the first catch-all, built at compile
+/// time.
+template <class... Fs>
+inline constexpr auto handler_table = [] {
+  constexpr size_t n = first_catch_all<Fs...>();
+  constexpr std::array<const type_id_t*, sizeof...(Fs)> all_keys{handler_types_of<Fs>()...};
+  constexpr auto all_fns = handler_fns<handlers_impl<Fs...>>(std::index_sequence_for<Fs...>{});
+  std::array<const type_id_t*, n> keys{};
+  std::array<handler_fn, n> fns{};
+  for (size_t i = 0; i < n; ++i) {
+    keys[i] = all_keys[i];
+    fns[i] = all_fns[i];
+  }
+  return static_dispatch_table<n, handler_fn>{keys, fns};
+}();
 
 template <class... Fs>
 class handlers_impl final : public behavior_impl {
 public:
+  static constexpr size_t catch_all = first_catch_all<Fs...>();
+
   explicit handlers_impl(Fs... fs) : fs_(std::move(fs)...) {}
 
   bool invoke(message& msg, handler_result& out) override {
-    return std::apply(
-      [&](auto&... fs) {
-        return (invoke_handler(fs, msg, out,
-                               typename callable_trait_t<decltype(fs)>::arg_types{})
-                || ...);
-      },
-      fs_);
+    if constexpr (catch_all > 0) {
+      if (auto* fn = handler_table<Fs...>.find(msg.types())) {
+        (*fn)(this, msg, out);
+        return true;
+      }
+    }
+    if constexpr (catch_all < sizeof...(Fs)) {
+      call<catch_all>(this, msg, out);
+      return true;
+    } else {
+      return false;
+    }
+  }
+
+  void append_handlers(std::vector<handler_entry>& out) override {
+    static constexpr auto fns = handler_fns<handlers_impl>(std::index_sequence_for<Fs...>{});
+    static constexpr const type_id_t* types[] = {handler_types_of<Fs>()...};
+    constexpr size_t end = catch_all < sizeof...(Fs) ? catch_all + 1 : sizeof...(Fs);
+    for (size_t i = 0; i < end; ++i)
+      out.push_back(handler_entry{types[i], fns[i], this});
+  }
+
+  template <size_t I>
+  static void call(behavior_impl* self, message& msg, handler_result& out) {
+    auto& f = std::get<I>(static_cast<handlers_impl*>(self)->fs_);
+    call_handler(f, msg, out, typename callable_trait_t<decltype(f)>::arg_types{});
   }
 
 private:
   std::tuple<Fs...> fs_;
 };
 
+/// Tries several behaviors in order through one table over all their
+/// handlers: a nested or_else costs no more than a flat one.
 class or_else_impl final : public behavior_impl {
 public:
-  or_else_impl(std::shared_ptr<behavior_impl> first, std::shared_ptr<behavior_impl> second)
-    : first_(std::move(first)), second_(std::move(second)) {}
+  or_else_impl(std::shared_ptr<behavior_impl> first, std::shared_ptr<behavior_impl> second);
 
-  bool invoke(message& msg, handler_result& out) override {
-    return first_->invoke(msg, out) || second_->invoke(msg, out);
-  }
+  bool invoke(message& msg, handler_result& out) override;
+
+  void append_handlers(std::vector<handler_entry>& out) override;
 
 private:
+  // Own the behaviors whose handlers `handlers_` points into.
   std::shared_ptr<behavior_impl> first_;
   std::shared_ptr<behavior_impl> second_;
+  // In order; a catch-all can only be the last.
+  std::vector<handler_entry> handlers_;
+  dynamic_dispatch_table<handler_entry> table_;
+  bool catch_all_ = false;
 };
 
 } // namespace detail

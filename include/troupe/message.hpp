@@ -8,6 +8,7 @@
 //   if (msg.match_elements<int, std::string>())
 //     use(msg.get_as<int>(0), msg.get_as<std::string>(1));
 
+#include "troupe/detail/thread_cache.hpp"
 #include "troupe/type_id_list.hpp"
 
 #include <array>
@@ -63,11 +64,20 @@ public:
   /// them and calls `set_types` last (until then destruction skips them).
   static message_data* allocate(size_t total_size);
 
+  /// The same for a size known at compile time: the thread cache's size
+  /// class is a constant and the fast path inline.
+  template <size_t TotalSize>
+  static message_data* allocate() {
+    constexpr size_t size = header_size + TotalSize;
+    static_assert(size < (size_t{1} << 31), "troupe: message larger than 2 GiB");
+    return new (cached_allocate(size)) message_data(static_cast<uint32_t>(size));
+  }
+
   /// Sets the type list once all elements are constructed. `trivial` says
   /// that no element needs its destructor run.
   void set_types(type_id_list types, bool trivial = false) noexcept {
     types_ = types;
-    trivial_ = trivial;
+    size_and_trivial_ = (size_and_trivial_ & size_mask) | (uint32_t{trivial} << 31);
   }
 
   /// Offset of element `index` by walking the meta objects.
@@ -77,14 +87,29 @@ public:
   message_data* copy() const;
 
 private:
-  explicit message_data(uint32_t alloc_size) noexcept : alloc_size_(alloc_size) {}
+  static constexpr uint32_t size_mask = 0x7FFF'FFFF;
+
+  explicit message_data(uint32_t alloc_size) noexcept : size_and_trivial_(alloc_size) {}
+
+  bool trivial() const noexcept {
+    return (size_and_trivial_ >> 31) != 0;
+  }
+
+  size_t alloc_size() const noexcept {
+    return size_and_trivial_ & size_mask;
+  }
 
   void destroy() noexcept;
 
+  /// Destroys the elements, then the rest as for trivial ones.
+  void destroy_elements() noexcept;
+
   std::atomic<uint32_t> rc_{1};
-  // Bytes of this block, header included (for the thread cache).
-  uint32_t alloc_size_ : 31;
-  uint32_t trivial_ : 1 = 0;
+  // Bytes of this block, header included (for the thread cache), and in the
+  // top bit whether no element needs its destructor run. One word, not bit
+  // fields: written and read whole, so that freeing a message right after
+  // building it reads the word straight from the store buffer.
+  uint32_t size_and_trivial_;
   type_id_list types_{type_id_list::of<>()};
 };
 
@@ -241,7 +266,7 @@ message make_message_impl(Args&&... xs) {
   static_assert((fits_element_alignment_v<Ts> && ...),
                 "troupe: message elements may not be over-aligned");
   constexpr auto& offsets = element_offsets_v<Ts...>;
-  auto* data = message_data::allocate(offsets[sizeof...(Ts)]);
+  auto* data = message_data::allocate<offsets[sizeof...(Ts)]>();
   message result{data};
   if constexpr (sizeof...(Ts) > 0) {
     auto* base = data->storage();
