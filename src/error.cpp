@@ -30,6 +30,14 @@ std::string to_string(errc x) {
       return "queue_full";
     case errc::broken_promise:
       return "broken_promise";
+    case errc::unsupported_type:
+      return "unsupported_type";
+    case errc::truncated_input:
+      return "truncated_input";
+    case errc::malformed_input:
+      return "malformed_input";
+    case errc::invalid_field:
+      return "invalid_field";
   }
   return "errc(" + std::to_string(static_cast<int>(x)) + ")";
 }
@@ -70,6 +78,15 @@ error& error::operator=(const error& other) {
 const std::string& error::context() const noexcept {
   static const std::string empty;
   return data_ ? data_->context : empty;
+}
+
+void error::prepend_context(std::string_view prefix) {
+  if (!data_)
+    return;
+  if (data_->context.empty())
+    data_->context = prefix;
+  else
+    data_->context.insert(0, prefix);
 }
 
 std::string to_string(const error& x) {

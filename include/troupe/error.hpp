@@ -4,7 +4,10 @@
 // error code enum, the enum's type ID as its category, and a context string
 // that says what went wrong in words.
 
-#include "troupe/type_id.hpp"
+// Only the leaf meta_object.hpp before the definitions: the serialization
+// headers, which type_id.hpp includes, need a complete `error` (type_id.hpp
+// follows below, before the type ID block).
+#include "troupe/detail/meta_object.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -41,6 +44,15 @@ enum class errc : uint8_t {
   queue_full,
   /// A response promise was dropped without a response.
   broken_promise,
+  /// A type that can't be serialized: no inspect(), no type ID, no default
+  /// constructor, or an unknown type ID in the input.
+  unsupported_type,
+  /// The input ended before the value it encodes.
+  truncated_input,
+  /// Input that encodes no value: a bad length, tag or byte.
+  malformed_input,
+  /// A loaded value its field rejects: a broken invariant, a refusing setter.
+  invalid_field,
 };
 
 std::string to_string(errc x);
@@ -92,7 +104,7 @@ public:
   error(Enum code, std::string context) {
     if (static_cast<uint8_t>(code) != 0 || !context.empty())
       data_ = std::make_unique<data>(data{static_cast<uint8_t>(code),
-                                          type_id_v<Enum>, std::move(context),
+                                          type_id<Enum>::value, std::move(context),
                                           &code_name_of<Enum>});
   }
 
@@ -120,6 +132,10 @@ public:
 
   const std::string& context() const noexcept;
 
+  /// Puts `prefix` in front of the context (e.g. the path of the field that
+  /// failed to load); no effect on an empty error.
+  void prepend_context(std::string_view prefix);
+
   /// "troupe::errc::actor_down: the receiver had terminated".
   friend std::string to_string(const error& x);
 
@@ -132,7 +148,7 @@ public:
   friend bool operator==(const error& x, Enum y) noexcept {
     if (static_cast<uint8_t>(y) == 0)
       return x.empty();
-    return x.code() == static_cast<uint8_t>(y) && x.category() == type_id_v<Enum>;
+    return x.code() == static_cast<uint8_t>(y) && x.category() == type_id<Enum>::value;
   }
 
 private:
@@ -175,6 +191,8 @@ private:
 };
 
 } // namespace troupe
+
+#include "troupe/type_id.hpp"
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(core_errors, 100)
   TROUPE_ADD_TYPE_ID(core_errors, (troupe::errc))

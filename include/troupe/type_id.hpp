@@ -25,8 +25,6 @@
 
 namespace troupe {
 
-inline constexpr type_id_t invalid_type_id = 0xFFFF;
-
 /// The first ID free for user types.
 inline constexpr type_id_t first_custom_type_id = 200;
 
@@ -194,3 +192,11 @@ TROUPE_BEGIN_TYPE_ID_BLOCK(builtin, 0)
   TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::chrono::system_clock::time_point), "troupe::timestamp")
   TROUPE_ADD_TYPE_ID(builtin, (troupe::unit_t))
 TROUPE_END_TYPE_ID_BLOCK(builtin)
+
+// The meta objects above point at serialization hooks, whose bodies need the
+// complete inspectors by the end of every translation unit. A serialization
+// header that is being read right now includes this file itself once it is
+// complete (see the top of troupe/serialization/inspect.hpp).
+#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
+#include "troupe/detail/meta_object_hooks.hpp"
+#endif

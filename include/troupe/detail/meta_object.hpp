@@ -1,9 +1,13 @@
 #pragma once
 
 // A meta object is everything the runtime needs to handle a value whose type
-// it only knows by its 16-bit type ID: size, construction, copy, destruction
-// and a printable form. Meta objects live in one global table indexed by type
-// ID, filled at static-initialisation time by the type ID blocks.
+// it only knows by its 16-bit type ID: size, construction, copy, destruction,
+// a printable form and the serialization hooks. Meta objects live in one
+// global table indexed by type ID, filled at static-initialisation time by the
+// type ID blocks.
+//
+// This header is a leaf (it includes no other Troupe header): error.hpp and
+// the serialization headers rely on that to avoid include cycles.
 
 #include <chrono>
 #include <cstddef>
@@ -16,6 +20,20 @@
 namespace troupe {
 
 using type_id_t = uint16_t;
+
+inline constexpr type_id_t invalid_type_id = 0xFFFF;
+
+// Defined in type_id.hpp; declared here for headers that must not include it.
+template <class T>
+struct type_id;
+template <class T>
+struct type_name;
+
+// The inspectors behind the serialization hooks (troupe/serialization/).
+class binary_serializer;
+class binary_deserializer;
+class json_writer;
+class json_reader;
 
 namespace detail {
 
@@ -38,7 +56,19 @@ struct meta_object {
   void (*copy_construct)(void* dst, const void* src);
   void (*move_construct)(void* dst, void* src);
   void (*stringify)(std::string& out, const void* ptr);
+  /// Serialization hooks: null for types that have no inspect() (see
+  /// troupe/serialization/inspect.hpp); a null hook makes saving or loading
+  /// a message with this type an `errc::unsupported_type` error.
+  bool (*save_binary)(binary_serializer& sink, const void* ptr);
+  bool (*load_binary)(binary_deserializer& source, void* ptr);
+  bool (*save_json)(json_writer& sink, const void* ptr);
+  bool (*load_json)(json_reader& source, void* ptr);
 };
+
+/// The serialization hooks of `T`, defined in detail/meta_object_hooks.hpp
+/// (included at the end of type_id.hpp).
+template <class T>
+struct meta_object_hooks;
 
 /// Returns the meta object for `id` or nullptr if no type has this ID.
 const meta_object* global_meta_object(type_id_t id) noexcept;
@@ -134,8 +164,10 @@ struct meta_object_for {
     void (*make_default)(void*) = nullptr;
     if constexpr (std::is_default_constructible_v<T>)
       make_default = default_construct;
-    return meta_object{name, padded_size_v<T>, destroy, make_default,
-                       copy_construct, move_construct, stringify};
+    using hooks = meta_object_hooks<T>;
+    return meta_object{name,           padded_size_v<T>,  destroy,          make_default,
+                       copy_construct, move_construct,    stringify,        hooks::save_binary,
+                       hooks::load_binary, hooks::save_json, hooks::load_json};
   }
 };
 

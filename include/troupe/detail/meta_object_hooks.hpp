@@ -1,0 +1,67 @@
+#pragma once
+
+// The serialization hooks of the meta objects: for each type with an
+// inspect() (or one of the types inspect.hpp knows), one function per
+// inspector that saves or loads a value given as `void*`. Null otherwise.
+//
+// Included at the end of type_id.hpp, or by the first serialization header a
+// translation unit reads (see the include protocol in inspect.hpp); it pulls
+// in every inspector so that the hook bodies can be instantiated.
+
+#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
+#define TROUPE_SERIALIZATION_HEADERS_OPEN
+#define TROUPE_SERIALIZATION_OPENED_BY_META_OBJECT_HOOKS
+#endif
+
+#include "troupe/detail/meta_object.hpp"
+#include "troupe/serialization/binary_deserializer.hpp"
+#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/serialization/inspect.hpp"
+
+namespace troupe::detail {
+
+template <class Inspector, class T>
+bool save_hook(Inspector& f, const void* ptr) {
+  return f.apply(*static_cast<const T*>(ptr));
+}
+
+template <class Inspector, class T>
+bool load_hook(Inspector& f, void* ptr) {
+  return f.apply(*static_cast<T*>(ptr));
+}
+
+template <class T>
+struct meta_object_hooks {
+  static constexpr bool enabled = is_inspectable_v<T>;
+
+  template <class Inspector>
+  static constexpr auto save() {
+    using fn = bool (*)(Inspector&, const void*);
+    if constexpr (enabled)
+      return fn{&save_hook<Inspector, T>};
+    else
+      return fn{nullptr};
+  }
+
+  template <class Inspector>
+  static constexpr auto load() {
+    using fn = bool (*)(Inspector&, void*);
+    if constexpr (enabled)
+      return fn{&load_hook<Inspector, T>};
+    else
+      return fn{nullptr};
+  }
+
+  static constexpr auto save_binary = save<binary_serializer>();
+  static constexpr auto load_binary = load<binary_deserializer>();
+  // Filled once the JSON inspectors exist (branch json).
+  static constexpr bool (*save_json)(json_writer&, const void*) = nullptr;
+  static constexpr bool (*load_json)(json_reader&, void*) = nullptr;
+};
+
+} // namespace troupe::detail
+
+#ifdef TROUPE_SERIALIZATION_OPENED_BY_META_OBJECT_HOOKS
+#undef TROUPE_SERIALIZATION_OPENED_BY_META_OBJECT_HOOKS
+#undef TROUPE_SERIALIZATION_HEADERS_OPEN
+#endif
