@@ -58,7 +58,18 @@ public:
     return true;
   }
 
+  /// The largest block requested since the last reset_largest().
+  static std::size_t largest() noexcept {
+    return largest_.load(std::memory_order_relaxed);
+  }
+
+  static void reset_largest() noexcept {
+    largest_.store(0, std::memory_order_relaxed);
+  }
+
   static void allocated(std::size_t size) noexcept {
+    if (size > largest_.load(std::memory_order_relaxed))
+      largest_.store(size, std::memory_order_relaxed);
     if (size > large_block)
       large_live_.fetch_add(1, std::memory_order_relaxed);
   }
@@ -70,6 +81,7 @@ public:
 
 private:
   static inline std::atomic<long> large_live_{0};
+  static inline std::atomic<std::size_t> largest_{0};
   static inline long countdown_ = -1;
 };
 

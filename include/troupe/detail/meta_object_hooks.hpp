@@ -62,6 +62,51 @@ struct meta_object_hooks {
 
 } // namespace troupe::detail
 
+// The hooks of Troupe's own types are compiled once, in
+// src/detail/meta_object_hooks.cpp, instead of in every translation unit
+// that reads type_id.hpp.
+#define TROUPE_BUILTIN_SERIALIZABLE_TYPES(X)                                   \
+  X(bool)                                                                      \
+  X(char)                                                                      \
+  X(int8_t)                                                                    \
+  X(int16_t)                                                                   \
+  X(int32_t)                                                                   \
+  X(int64_t)                                                                   \
+  X(long long)                                                                 \
+  X(uint8_t)                                                                   \
+  X(uint16_t)                                                                  \
+  X(uint32_t)                                                                  \
+  X(uint64_t)                                                                  \
+  X(unsigned long long)                                                        \
+  X(float)                                                                     \
+  X(double)                                                                    \
+  X(long double)                                                               \
+  X(std::string)                                                               \
+  X(std::u16string)                                                            \
+  X(std::u32string)                                                            \
+  X(std::vector<std::byte>)                                                    \
+  X(std::vector<bool>)                                                         \
+  X(std::vector<int32_t>)                                                      \
+  X(std::vector<int64_t>)                                                      \
+  X(std::vector<uint64_t>)                                                     \
+  X(std::vector<double>)                                                       \
+  X(std::vector<std::string>)                                                  \
+  X(troupe::timespan)                                                          \
+  X(std::chrono::system_clock::time_point)                                     \
+  X(troupe::unit_t)                                                            \
+  X(troupe::errc)                                                              \
+  X(troupe::exit_reason)
+
+#define TROUPE_DECLARE_BUILTIN_HOOKS(type)                                     \
+  extern template bool troupe::detail::save_hook<troupe::binary_serializer, type>( \
+    troupe::binary_serializer&, const void*);                                  \
+  extern template bool troupe::detail::load_hook<troupe::binary_deserializer, type>( \
+    troupe::binary_deserializer&, void*);
+
+TROUPE_BUILTIN_SERIALIZABLE_TYPES(TROUPE_DECLARE_BUILTIN_HOOKS)
+
+#undef TROUPE_DECLARE_BUILTIN_HOOKS
+
 #ifdef TROUPE_SERIALIZATION_OPENED_BY_META_OBJECT_HOOKS
 #undef TROUPE_SERIALIZATION_OPENED_BY_META_OBJECT_HOOKS
 #undef TROUPE_SERIALIZATION_HEADERS_OPEN

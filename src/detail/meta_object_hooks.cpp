@@ -1,0 +1,12 @@
+#include "troupe/detail/meta_object_hooks.hpp"
+
+#include "troupe/error.hpp"
+#include "troupe/type_id.hpp"
+
+#define TROUPE_DEFINE_BUILTIN_HOOKS(type)                                      \
+  template bool troupe::detail::save_hook<troupe::binary_serializer, type>(    \
+    troupe::binary_serializer&, const void*);                                  \
+  template bool troupe::detail::load_hook<troupe::binary_deserializer, type>(  \
+    troupe::binary_deserializer&, void*);
+
+TROUPE_BUILTIN_SERIALIZABLE_TYPES(TROUPE_DEFINE_BUILTIN_HOOKS)
