@@ -7,8 +7,10 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace troupe {
@@ -144,28 +146,20 @@ bool string_of(const node& n, std::string_view& out) {
   return true;
 }
 
-/// Decodes one code point of valid UTF-8 (simdjson checked it).
-char32_t next_code_point(std::string_view str, size_t& i) {
+/// Decodes the code point at `i` of UTF-8 that simdjson validated; false
+/// (never an overread) should the text end inside a sequence.
+bool next_code_point(std::string_view str, size_t& i, char32_t& cp) {
   auto byte = [&](size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(str[k])); };
   auto lead = byte(i);
-  if (lead < 0x80) {
-    i += 1;
-    return lead;
-  }
-  if (lead < 0xE0) {
-    auto cp = (lead & 0x1F) << 6 | (byte(i + 1) & 0x3F);
-    i += 2;
-    return cp;
-  }
-  if (lead < 0xF0) {
-    auto cp = (lead & 0x0F) << 12 | (byte(i + 1) & 0x3F) << 6 | (byte(i + 2) & 0x3F);
-    i += 3;
-    return cp;
-  }
-  auto cp = (lead & 0x07) << 18 | (byte(i + 1) & 0x3F) << 12 | (byte(i + 2) & 0x3F) << 6
-            | (byte(i + 3) & 0x3F);
-  i += 4;
-  return cp;
+  size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+  if (str.size() - i < n)
+    return false;
+  static constexpr char32_t lead_mask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  cp = lead & lead_mask[n];
+  for (size_t k = 1; k < n; ++k)
+    cp = cp << 6 | (byte(i + k) & 0x3F);
+  i += n;
+  return true;
 }
 
 } // namespace
@@ -375,9 +369,9 @@ bool json_reader::begin_object(type_id_t, std::string_view name) {
   node n;
   if (!next_of(*this, d.stack, element_type::OBJECT, n))
     return false;
-  if (d.root_name.empty()
-      && std::none_of(d.stack.begin(), d.stack.end(),
-                      [](const frame& x) { return x.kind == frame_kind::object; }))
+  // Only a root object names the path ("bar.a"); below arrays it starts
+  // with the position ("[1].a").
+  if (d.stack.size() == 1)
     d.root_name = name;
   auto obj = n.elem.get_object().value_unsafe();
   if (std::string_view dup; find_duplicate(obj, dup))
@@ -668,9 +662,9 @@ bool json_reader::read_char(char& x) {
   if (!next(*this, impl_->stack, n))
     return false;
   std::string_view str;
-  if (string_of(n, str) && !str.empty()) {
-    size_t i = 0;
-    auto cp = next_code_point(str, i);
+  size_t i = 0;
+  char32_t cp = 0;
+  if (string_of(n, str) && !str.empty() && next_code_point(str, i, cp)) {
     if (i == str.size() && cp <= 0xFF) {
       x = static_cast<char>(cp);
       return true;
@@ -760,6 +754,36 @@ bool number_of(const node& n, double& out) {
   }
 }
 
+/// The JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_number_text(std::string_view str) {
+  size_t i = 0;
+  auto digits = [&] {
+    auto first = i;
+    while (i < str.size() && str[i] >= '0' && str[i] <= '9')
+      ++i;
+    return i - first;
+  };
+  if (i < str.size() && str[i] == '-')
+    ++i;
+  auto first = i;
+  auto whole = digits();
+  if (whole == 0 || (whole > 1 && str[first] == '0'))
+    return false;
+  if (i < str.size() && str[i] == '.') {
+    ++i;
+    if (digits() == 0)
+      return false;
+  }
+  if (i < str.size() && (str[i] == 'e' || str[i] == 'E')) {
+    ++i;
+    if (i < str.size() && (str[i] == '+' || str[i] == '-'))
+      ++i;
+    if (digits() == 0)
+      return false;
+  }
+  return i == str.size();
+}
+
 constexpr const char* expected_number
   = "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\"), ";
 
@@ -802,18 +826,21 @@ bool json_reader::read_long_double(long double& x) {
     x = d;
     return true;
   }
-  // More precise values come as text (see json_writer.hpp).
+  // More precise values come as text (see json_writer.hpp): a JSON number
+  // in a string, parsed by strtold, which (unlike from_chars) keeps
+  // subnormal results.
   std::string_view str;
-  if (string_of(n, str) && !str.empty()) {
-    auto digits = str.front() == '-' ? str.substr(1) : str;
-    if (!digits.empty() && digits.front() >= '0' && digits.front() <= '9') {
-      long double v = 0;
-      auto res = std::from_chars(str.data(), str.data() + str.size(), v);
-      if (res.ec == std::errc{} && res.ptr == str.data() + str.size()) {
-        x = v;
-        return true;
-      }
+  if (string_of(n, str) && is_number_text(str)) {
+    std::string text{str};
+    char* end = nullptr;
+    errno = 0;
+    auto v = std::strtold(text.c_str(), &end);
+    if (end == text.c_str() + text.size() && std::isfinite(v) && (errno == 0 || v != 0)) {
+      x = v;
+      return true;
     }
+    return fail(*this, errc::malformed_input, "expected a number in the range of long double, ",
+                got(n));
   }
   return fail(*this, errc::malformed_input, expected_number, got(n));
 }
@@ -872,7 +899,9 @@ bool json_reader::value(std::u16string& x) {
     return fail(*this, errc::malformed_input, "expected a string, ", got(n));
   x.clear();
   for (size_t i = 0; i < str.size();) {
-    auto cp = next_code_point(str, i);
+    char32_t cp = 0;
+    if (!next_code_point(str, i, cp))
+      return fail(*this, errc::malformed_input, "the string ends inside a UTF-8 sequence");
     if (cp >= 0x10000) {
       cp -= 0x10000;
       x += static_cast<char16_t>(0xD800 + (cp >> 10));
@@ -892,8 +921,12 @@ bool json_reader::value(std::u32string& x) {
   if (!string_of(n, str))
     return fail(*this, errc::malformed_input, "expected a string, ", got(n));
   x.clear();
-  for (size_t i = 0; i < str.size();)
-    x += next_code_point(str, i);
+  for (size_t i = 0; i < str.size();) {
+    char32_t cp = 0;
+    if (!next_code_point(str, i, cp))
+      return fail(*this, errc::malformed_input, "the string ends inside a UTF-8 sequence");
+    x += cp;
+  }
   return true;
 }
 
@@ -934,7 +967,7 @@ bool json_reader::value(message& x) {
   node n;
   if (!next_of(*this, d.stack, element_type::ARRAY, n))
     return false;
-  if (d.root_name.empty())
+  if (d.stack.size() == 1)
     d.root_name = "message";
   auto arr = n.elem.get_array().value_unsafe();
   auto count = arr.size();

@@ -146,7 +146,9 @@ bool json_writer::pop(frame_kind kind) {
 }
 
 bool json_writer::begin_object(type_id_t, std::string_view name) {
-  path_.begin_object(name);
+  // Only a root object names the path (see json_reader).
+  if (stack_.empty())
+    path_.begin_object(name);
   if (!before_value())
     return false;
   *out_ += '{';
@@ -347,6 +349,28 @@ bool append_special(std::string& out, T x) {
   return true;
 }
 
+/// A finite float or double as a JSON number that JSON readers parse back to
+/// `x`: "-0" would read as the integer 0, and an integral value in plain
+/// digits beyond 64 bits as no number at all, so those get a fraction or an
+/// exponent.
+template <class T>
+void append_real(std::string& out, T x) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), x);
+  std::string_view text{buf, static_cast<size_t>(res.ptr - buf)};
+  if (text.find_first_of(".e") == std::string_view::npos) {
+    if (x == 0) {
+      out += std::signbit(x) ? "-0.0" : "0";
+      return;
+    }
+    if (text.size() > 16) {
+      res = std::to_chars(buf, buf + sizeof(buf), x, std::chars_format::scientific);
+      text = std::string_view{buf, static_cast<size_t>(res.ptr - buf)};
+    }
+  }
+  out += text;
+}
+
 } // namespace
 
 bool json_writer::write_float(float x) {
@@ -357,14 +381,14 @@ bool json_writer::write_float(float x) {
   // The reader parses numbers as double and rounds to float; the shortest
   // float text survives that in all but rare double-rounding cases, which
   // get the double's text instead.
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), x);
+  std::string text;
+  append_real(text, x);
   double parsed = 0;
-  std::from_chars(buf, res.ptr, parsed);
+  std::from_chars(text.data(), text.data() + text.size(), parsed);
   if (static_cast<float>(parsed) == x)
-    out_->append(buf, res.ptr);
+    *out_ += text;
   else
-    append_number(*out_, static_cast<double>(x));
+    append_real(*out_, static_cast<double>(x));
   return true;
 }
 
@@ -372,7 +396,7 @@ bool json_writer::write_double(double x) {
   if (!before_value())
     return false;
   if (!append_special(*out_, x))
-    append_number(*out_, x);
+    append_real(*out_, x);
   return true;
 }
 
@@ -383,7 +407,7 @@ bool json_writer::write_long_double(long double x) {
     return true;
   if (std::fabs(x) <= std::numeric_limits<double>::max()
       && static_cast<long double>(static_cast<double>(x)) == x) {
-    append_number(*out_, static_cast<double>(x));
+    append_real(*out_, static_cast<double>(x));
     return true;
   }
   // More precise than a JSON number as readers parse it: exact text.
@@ -515,7 +539,8 @@ bool json_writer::value(const message& x) {
   push(frame_kind::array);
   auto types = x.types();
   if (!types.empty()) {
-    path_.begin_object("message");
+    if (stack_.size() == 1)
+      path_.begin_object("message");
     auto* ptr = x.raw()->storage();
     for (size_t i = 0; i < types.size(); ++i) {
       auto* meta = detail::global_meta_object(types[i]);

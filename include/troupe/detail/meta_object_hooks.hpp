@@ -101,7 +101,11 @@ struct meta_object_hooks {
   extern template bool troupe::detail::save_hook<troupe::binary_serializer, type>( \
     troupe::binary_serializer&, const void*);                                  \
   extern template bool troupe::detail::load_hook<troupe::binary_deserializer, type>( \
-    troupe::binary_deserializer&, void*);
+    troupe::binary_deserializer&, void*);                                      \
+  extern template bool troupe::detail::save_hook<troupe::json_writer, type>(   \
+    troupe::json_writer&, const void*);                                        \
+  extern template bool troupe::detail::load_hook<troupe::json_reader, type>(   \
+    troupe::json_reader&, void*);
 
 TROUPE_BUILTIN_SERIALIZABLE_TYPES(TROUPE_DECLARE_BUILTIN_HOOKS)
 
