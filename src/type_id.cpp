@@ -1,6 +1,5 @@
 #include "troupe/type_id.hpp"
 
-#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -9,14 +8,10 @@
 
 namespace troupe::detail {
 
-namespace {
-
 // Written during static initialisation (one thread), read afterwards by all.
-// Atomics keep late registrations (types added by a dlopen'ed library) safe.
-std::array<std::atomic<const meta_object*>, 65536>& meta_table() {
-  static std::array<std::atomic<const meta_object*>, 65536> table{};
-  return table;
-}
+constinit std::atomic<const meta_object*> global_meta_objects[65536] = {};
+
+namespace {
 
 // Names to IDs, for formats that name types (JSON). Registration is rare,
 // so one lock suffices.
@@ -32,13 +27,9 @@ name_index& names() {
 
 } // namespace
 
-const meta_object* global_meta_object(type_id_t id) noexcept {
-  return meta_table()[id].load(std::memory_order_acquire);
-}
-
 bool register_meta_object(type_id_t id, const meta_object* obj) noexcept {
   const meta_object* expected = nullptr;
-  auto& slot = meta_table()[id];
+  auto& slot = global_meta_objects[id];
   if (slot.compare_exchange_strong(expected, obj, std::memory_order_acq_rel)) {
     auto& index = names();
     std::lock_guard guard{index.mtx};
