@@ -700,8 +700,9 @@ RC_GTEST_PROP(json_reader_properties, durations_time_points_and_bytes_round_trip
   RC_ASSERT(round_trips(duration<int64_t, std::ratio<3600>>{ticks}));
   RC_ASSERT(round_trips(sys_time<nanoseconds>{nanoseconds{ticks}}));
   RC_ASSERT(round_trips(sys_seconds{seconds{seconds_ticks}}));
-  std::vector<std::byte> bytes(raw.size());
-  std::memcpy(bytes.data(), raw.data(), raw.size());
+  std::vector<std::byte> bytes;
+  for (auto x : raw)
+    bytes.push_back(static_cast<std::byte>(x));
   RC_ASSERT(round_trips(bytes));
 }
 
