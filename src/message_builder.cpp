@@ -65,7 +65,7 @@ void message_builder::release() noexcept {
   if (data_ != nullptr)
     free_block(std::exchange(data_, nullptr));
   if (ids_ != inline_ids_)
-    delete[] ids_;
+    ::operator delete(ids_);
   ids_ = inline_ids_;
   ids_capacity_ = inline_ids;
   used_ = capacity_ = size_ = 0;
@@ -86,10 +86,11 @@ void message_builder::clear() noexcept {
 void message_builder::grow(size_t size) {
   if (size_ == ids_capacity_) {
     auto capacity = 2 * ids_capacity_;
-    auto* ids = new type_id_t[capacity];
+    // Plain operator new (not new[]): allocation-failure tests replace it.
+    auto* ids = static_cast<type_id_t*>(::operator new(capacity * sizeof(type_id_t)));
     std::copy_n(ids_, size_, ids);
     if (ids_ != inline_ids_)
-      delete[] ids_;
+      ::operator delete(ids_);
     ids_ = ids;
     ids_capacity_ = capacity;
   }
