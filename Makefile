@@ -1,5 +1,7 @@
 # make test    what CI runs: Release tests, then the concurrency tests under
-#              ASan+UBSan and TSan (installs missing Debian packages first)
+#              ASan+UBSan and TSan, then every fuzzer (tests/fuzz/) for
+#              FUZZ_SECONDS each, two at a time (installs missing Debian
+#              packages first)
 # make bench   builds the benchmarks and runs every study in quick mode;
 #              STUDY=<name> runs one, FULL=1 the full sizes,
 #              CAF_ROOT=<prefix> adds an installed CAF 1.x
@@ -17,6 +19,7 @@ BUILD_ARGS := $(if $(JOBS),--parallel $(JOBS))
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+FUZZ_SECONDS ?= 60
 
 .PHONY: deps test bench clean
 
@@ -34,6 +37,9 @@ test: deps
 	cmake --preset tsan
 	cmake --build --preset tsan --target troupe_concurrency_tests $(BUILD_ARGS)
 	$(TSAN_ENV) $(CTEST) --preset tsan -L concurrency
+	cmake --preset fuzz
+	cmake --build --preset fuzz $(BUILD_ARGS)
+	bash tools/fuzz.sh --seconds $(FUZZ_SECONDS) --build build/fuzz
 	$(CTEST) --preset release
 
 # Its own build folder (build/bench): benchmarks only, so it neither builds

@@ -147,6 +147,8 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
     std::atomic<bool> gone{false};
   };
   struct destruction_signal {
+    // Clang 14 (the fuzz build) can't make_shared an aggregate.
+    explicit destruction_signal(std::shared_ptr<detached_state> x) : state(std::move(x)) {}
     std::shared_ptr<detached_state> state;
     ~destruction_signal() {
       state->gone.store(true, std::memory_order_release);

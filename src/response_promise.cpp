@@ -6,6 +6,10 @@
 namespace troupe {
 
 struct response_promise::state {
+  // Clang 14 (the fuzz build) can't make_shared an aggregate.
+  state(strong_actor_ptr self, strong_actor_ptr requester, message_id mid)
+    : self(std::move(self)), requester(std::move(requester)), mid(mid) {}
+
   strong_actor_ptr self;
   strong_actor_ptr requester;
   message_id mid;

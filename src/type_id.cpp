@@ -1,32 +1,41 @@
 #include "troupe/type_id.hpp"
 
-#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 namespace troupe::detail {
 
+// Written during static initialisation (one thread), read afterwards by all.
+constinit std::atomic<const meta_object*> global_meta_objects[65536] = {};
+
 namespace {
 
-// Written during static initialisation (one thread), read afterwards by all.
-// Atomics keep late registrations (types added by a dlopen'ed library) safe.
-std::array<std::atomic<const meta_object*>, 65536>& meta_table() {
-  static std::array<std::atomic<const meta_object*>, 65536> table{};
-  return table;
+// Names to IDs, for formats that name types (JSON). Registration is rare,
+// so one lock suffices.
+struct name_index {
+  std::mutex mtx;
+  std::map<std::string_view, type_id_t, std::less<>> ids;
+};
+
+name_index& names() {
+  static name_index index;
+  return index;
 }
 
 } // namespace
 
-const meta_object* global_meta_object(type_id_t id) noexcept {
-  return meta_table()[id].load(std::memory_order_acquire);
-}
-
 bool register_meta_object(type_id_t id, const meta_object* obj) noexcept {
   const meta_object* expected = nullptr;
-  auto& slot = meta_table()[id];
-  if (slot.compare_exchange_strong(expected, obj, std::memory_order_acq_rel))
+  auto& slot = global_meta_objects[id];
+  if (slot.compare_exchange_strong(expected, obj, std::memory_order_acq_rel)) {
+    auto& index = names();
+    std::lock_guard guard{index.mtx};
+    index.ids.emplace(obj->type_name, id);
     return true;
+  }
   if (expected == obj || expected->type_name == obj->type_name)
     return true;
   std::fprintf(stderr,
@@ -83,6 +92,13 @@ std::string_view query_type_name(type_id_t id) noexcept {
   if (auto* obj = detail::global_meta_object(id))
     return obj->type_name;
   return "<unknown>";
+}
+
+type_id_t query_type_id(std::string_view name) noexcept {
+  auto& index = detail::names();
+  std::lock_guard guard{index.mtx};
+  auto i = index.ids.find(name);
+  return i != index.ids.end() ? i->second : invalid_type_id;
 }
 
 } // namespace troupe

@@ -30,8 +30,8 @@ tools/studies/<study>.py with a function
     run(study, programs, expected, args, emit)
 
 that runs them and emits the JSON lines; the generic runner above is used
-for every other study. Helpers for such modules (run_program, absent_line,
-system_rank) live here.
+for every other study. Helpers for such modules (run_program, emit_absent,
+absent_line, system_rank) live here.
 
 Standard library only.
 """
@@ -273,6 +273,21 @@ def absent_line(study, system, reason):
             "metric": "absent", "value": None, "unit": None, "reason": reason}
 
 
+def emit_absent(study, programs, expected, args, emit):
+    """One absent line for each system searched for that has no program here."""
+    for name, info in sorted(expected.items(), key=lambda kv: system_rank(kv[0])):
+        if args.systems and name not in args.systems:
+            continue
+        if name in programs:
+            continue
+        if not info.get("found", False):
+            reason = info.get("reason", f"{name} was not found")
+        else:
+            reason = f"no {name} programs are built for study {study}"
+        emit(absent_line(study, name, reason))
+        print(f"[{study}] {name}: absent ({reason})", flush=True)
+
+
 def study_module(study):
     """tools/studies/<study>.py, imported, or None if the study has none."""
     path = os.path.join(REPO, "tools", "studies", f"{study}.py")
@@ -298,19 +313,7 @@ def run_study(study, programs, expected, args, out):
     systems = sorted(programs, key=system_rank)
     if args.systems:
         systems = [s for s in systems if s in args.systems]
-
-    # Systems that were searched for but have no program here.
-    for name, info in sorted(expected.items(), key=lambda kv: system_rank(kv[0])):
-        if args.systems and name not in args.systems:
-            continue
-        if name in programs:
-            continue
-        if not info.get("found", False):
-            reason = info.get("reason", f"{name} was not found")
-        else:
-            reason = f"no {name} programs are built for study {study}"
-        emit(absent_line(study, name, reason))
-        print(f"[{study}] {name}: absent ({reason})", flush=True)
+    emit_absent(study, programs, expected, args, emit)
 
     cases = sorted({c for s in systems for c in programs[s]})
     if args.cases:

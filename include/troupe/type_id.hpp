@@ -76,6 +76,9 @@ inline constexpr std::string_view type_name_v = type_name<T>::value;
 /// Name of the type behind `id`, or "<unknown>".
 std::string_view query_type_name(type_id_t id) noexcept;
 
+/// ID of the type registered under `name`, or invalid_type_id.
+type_id_t query_type_id(std::string_view name) noexcept;
+
 // -- atoms ---------------------------------------------------------------------
 
 /// Atoms are empty tag types; TROUPE_ADD_ATOM defines `name` and `name_v`.

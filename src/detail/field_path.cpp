@@ -9,10 +9,10 @@ std::string field_path::to_string() const {
   auto named = std::min(depth_, max_depth);
   for (size_t i = 0; i < named; ++i) {
     auto& seg = segments_[i];
-    if (!seg.name.empty()) {
+    if (seg.size > 0) {
       if (!result.empty())
         result += '.';
-      result += seg.name;
+      result.append(seg.name, seg.size);
     }
     if (seg.index != no_index) {
       result += '[';

@@ -147,6 +147,7 @@ bool binary_deserializer::value(message& x) {
     metas = big_metas.get();
   }
   size_t total = 0;
+  bool trivial = true;
   for (size_t i = 0; i < count; ++i) {
     uint16_t id = 0;
     value(id);
@@ -171,6 +172,7 @@ bool binary_deserializer::value(message& x) {
     ids[i] = id;
     metas[i] = meta;
     total += meta->padded_size;
+    trivial = trivial && meta->trivially_destructible;
   }
   // Interning may throw, so it runs before any element exists.
   auto types = type_id_list::intern({ids, count});
@@ -188,7 +190,7 @@ bool binary_deserializer::value(message& x) {
     ptr += metas[i]->padded_size;
   }
   guard.constructed = 0;
-  result.raw()->set_types(types);
+  result.raw()->set_types(types, trivial);
   x = std::move(result);
   return true;
 }

@@ -12,14 +12,24 @@ void binary_serializer::set_error(error err) {
     err_ = std::move(err);
 }
 
-void binary_serializer::write_long_varint(uint64_t x) {
-  std::byte tmp[10];
+namespace {
+
+/// Writes `x` as LEB128 into `out` (room for 10 bytes); returns the length.
+size_t encode_varint(uint64_t x, std::byte* out) {
   size_t n = 0;
   while (x >= 0x80) {
-    tmp[n++] = static_cast<std::byte>((x & 0x7F) | 0x80);
+    out[n++] = static_cast<std::byte>((x & 0x7F) | 0x80);
     x >>= 7;
   }
-  tmp[n++] = static_cast<std::byte>(x);
+  out[n++] = static_cast<std::byte>(x);
+  return n;
+}
+
+} // namespace
+
+void binary_serializer::write_long_varint(uint64_t x) {
+  std::byte tmp[10];
+  auto n = encode_varint(x, tmp);
   std::memcpy(grow(n), tmp, n);
 }
 
@@ -32,11 +42,22 @@ void binary_serializer::write_long_double(long double x) {
 
 bool binary_serializer::value(const message& x) {
   auto types = x.types();
-  write_varint(types.size());
-  for (auto id : types)
-    value(id);
-  if (types.empty())
+  if (types.empty()) {
+    write_varint(0);
     return true;
+  }
+  // The count and the type IDs in one resize of the buffer.
+  auto n = types.size();
+  std::byte count[10];
+  auto count_size = encode_varint(n, count);
+  auto* out = grow(count_size + 2 * n);
+  std::memcpy(out, count, count_size);
+  out += count_size;
+  for (auto id : types) {
+    auto bits = detail::to_little_endian(id);
+    std::memcpy(out, &bits, 2);
+    out += 2;
+  }
   auto* ptr = x.raw()->storage();
   for (size_t i = 0; i < types.size(); ++i) {
     auto* meta = detail::global_meta_object(types[i]);

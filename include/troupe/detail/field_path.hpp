@@ -26,7 +26,7 @@ public:
 
   void push(std::string_view name, size_t index = no_index) noexcept {
     if (depth_ < max_depth)
-      segments_[depth_] = segment{name, index};
+      segments_[depth_] = segment{name.data(), name.size(), index};
     ++depth_;
   }
 
@@ -47,8 +47,11 @@ public:
   std::string to_string() const;
 
 private:
+  // Trivial (no string_view inside), so that a path costs nothing to
+  // construct: a deserializer is often made per message.
   struct segment {
-    std::string_view name;
+    const char* name;
+    size_t size;
     size_t index;
   };
 

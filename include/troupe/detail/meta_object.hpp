@@ -9,6 +9,7 @@
 // This header is a leaf (it includes no other Troupe header): error.hpp and
 // the serialization headers rely on that to avoid include cycles.
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -56,6 +57,9 @@ struct meta_object {
   void (*copy_construct)(void* dst, const void* src);
   void (*move_construct)(void* dst, void* src);
   void (*stringify)(std::string& out, const void* ptr);
+  /// True if `destroy` does nothing: a message of such elements only frees
+  /// its memory.
+  bool trivially_destructible;
   /// Serialization hooks: null for types that have no inspect() (see
   /// troupe/serialization/inspect.hpp); a null hook makes saving or loading
   /// a message with this type an `errc::unsupported_type` error.
@@ -70,8 +74,15 @@ struct meta_object {
 template <class T>
 struct meta_object_hooks;
 
+/// The global table, indexed by type ID. Constant-initialised (all null), so
+/// registrations during static initialisation of any translation unit find it
+/// ready. Atomics keep late registrations (a dlopen'ed library) safe.
+extern std::atomic<const meta_object*> global_meta_objects[65536];
+
 /// Returns the meta object for `id` or nullptr if no type has this ID.
-const meta_object* global_meta_object(type_id_t id) noexcept;
+inline const meta_object* global_meta_object(type_id_t id) noexcept {
+  return global_meta_objects[id].load(std::memory_order_acquire);
+}
 
 /// Registers `obj` under `id`. Registering a second, different type under an
 /// ID already taken aborts with a message naming both types: two blocks
@@ -165,9 +176,18 @@ struct meta_object_for {
     if constexpr (std::is_default_constructible_v<T>)
       make_default = default_construct;
     using hooks = meta_object_hooks<T>;
-    return meta_object{name,           padded_size_v<T>,  destroy,          make_default,
-                       copy_construct, move_construct,    stringify,        hooks::save_binary,
-                       hooks::load_binary, hooks::save_json, hooks::load_json};
+    return meta_object{.type_name = name,
+                       .padded_size = padded_size_v<T>,
+                       .destroy = destroy,
+                       .default_construct = make_default,
+                       .copy_construct = copy_construct,
+                       .move_construct = move_construct,
+                       .stringify = stringify,
+                       .trivially_destructible = std::is_trivially_destructible_v<T>,
+                       .save_binary = hooks::save_binary,
+                       .load_binary = hooks::load_binary,
+                       .save_json = hooks::save_json,
+                       .load_json = hooks::load_json};
   }
 };
 

@@ -17,6 +17,8 @@
 #include "troupe/serialization/binary_deserializer.hpp"
 #include "troupe/serialization/binary_serializer.hpp"
 #include "troupe/serialization/inspect.hpp"
+#include "troupe/serialization/json_reader.hpp"
+#include "troupe/serialization/json_writer.hpp"
 
 namespace troupe::detail {
 
@@ -54,9 +56,8 @@ struct meta_object_hooks {
 
   static constexpr auto save_binary = save<binary_serializer>();
   static constexpr auto load_binary = load<binary_deserializer>();
-  // Filled once the JSON inspectors exist (branch json).
-  static constexpr bool (*save_json)(json_writer&, const void*) = nullptr;
-  static constexpr bool (*load_json)(json_reader&, void*) = nullptr;
+  static constexpr auto save_json = save<json_writer>();
+  static constexpr auto load_json = load<json_reader>();
 };
 
 } // namespace troupe::detail
@@ -100,7 +101,11 @@ struct meta_object_hooks {
   extern template bool troupe::detail::save_hook<troupe::binary_serializer, type>( \
     troupe::binary_serializer&, const void*);                                  \
   extern template bool troupe::detail::load_hook<troupe::binary_deserializer, type>( \
-    troupe::binary_deserializer&, void*);
+    troupe::binary_deserializer&, void*);                                      \
+  extern template bool troupe::detail::save_hook<troupe::json_writer, type>(   \
+    troupe::json_writer&, const void*);                                        \
+  extern template bool troupe::detail::load_hook<troupe::json_reader, type>(   \
+    troupe::json_reader&, void*);
 
 TROUPE_BUILTIN_SERIALIZABLE_TYPES(TROUPE_DECLARE_BUILTIN_HOOKS)
 

@@ -226,11 +226,17 @@ private:
     return buf_->data() + old;
   }
 
-  /// A varint length, then `n` bytes.
+  /// A varint length, then `n` bytes, in one resize of the buffer.
   void write_bytes(const void* data, size_t n) {
-    write_varint(n);
-    if (n > 0)
-      std::memcpy(grow(n), data, n);
+    if (n < 0x80) [[likely]] {
+      auto* out = grow(n + 1);
+      *out = static_cast<std::byte>(n);
+      if (n > 0)
+        std::memcpy(out + 1, data, n);
+      return;
+    }
+    write_long_varint(n);
+    std::memcpy(grow(n), data, n);
   }
 
   template <class Char>

@@ -95,6 +95,10 @@
 //   bool value(const message& x);     // type IDs, then each element through
 //                                     // its meta object hook
 //
+// Human-readable inspectors (has_human_readable_format) also take durations
+// and time points whole: value(std::chrono::duration<R, P>) and
+// value(std::chrono::time_point<C, D>), or their references when loading.
+//
 // Load side (is_loading == true):
 //   bool begin_field(std::string_view name);
 //   bool begin_field(std::string_view name, bool& is_present);
@@ -567,6 +571,10 @@ bool inspect_value(Inspector& f, T& x) {
       return f.value(x);
     else
       return f.value(std::span<const std::byte>{x});
+  } else if constexpr ((is_duration_v<T> || is_time_point_v<T>)
+                       && Inspector::has_human_readable_format) {
+    // Human-readable formats spell units and dates ("10ms"), not counts.
+    return f.value(x);
   } else if constexpr (is_duration_v<T>) {
     if constexpr (Inspector::is_loading) {
       typename T::rep count{};

@@ -1,0 +1,221 @@
+#pragma once
+
+// The pipeline of the paper's Fig. 5 without the actors, which each system
+// writes in its own API: the command line, the generator's pacing, where the
+// actors put their timestamps, and the JSON lines at the end.
+//
+//   generator -> stage 1 -> ... -> stage N -> collector
+//
+// A message is two timestamps: t_gen, taken by the generator just before it
+// sends, and t_hop, taken by whoever sends the message on this hop just
+// before sending. The receiver of a hop reads the clock when its handler
+// starts; the difference is the hop's latency, filed by kind (Table II of the
+// paper):
+//
+//   g2p  generator -> stage 1 (a blocking actor's thread to an event-based one)
+//   rcv  event-based stage K-1 -> detached stage K
+//   snd  detached stage K -> stage K+1 (or the collector if K = N)
+//   act  every other hop: event-based -> event-based, collector included
+//
+// The collector subtracts t_gen from its own clock reading: the end-to-end
+// latency. Each stage quits after forwarding the last message and the
+// collector after receiving it, so the pipeline ends only once every sample
+// is in. Plain C++17.
+
+#include "latency/common/command_line.hpp"
+#include "latency/common/measure.hpp"
+
+#include <sys/prctl.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace latency {
+
+struct pipeline_options {
+  uint64_t stages = 0;
+  uint64_t rate = 0;
+  double duration = 0;
+  /// The detached stage (1-based); 0 for none.
+  uint64_t detached = 0;
+  size_t threads = 0;
+  std::string config;
+  /// rate * duration, rounded.
+  uint64_t messages = 0;
+
+  /// "stages=12,rate=10" plus ",detached=8" when a stage is detached.
+  std::string case_name() const {
+    auto result = "stages=" + std::to_string(stages) + ",rate=" + std::to_string(rate);
+    if (detached != 0)
+      result += ",detached=" + std::to_string(detached);
+    return result;
+  }
+};
+
+inline constexpr const char* pipeline_usage
+  = "--stages=N --rate=R --duration=S [--detached=K] [--threads=T] [--config=NAME]";
+
+/// Reads the flags every system's pipeline program shares; `configs` names
+/// the system's configurations, the default first. Does not call finish():
+/// a program may read flags of its own first.
+inline pipeline_options read_pipeline_options(command_line& cl,
+                                              const std::vector<std::string>& configs) {
+  pipeline_options result;
+  result.stages = cl.integer("stages", nullptr, 1, 1000);
+  result.rate = cl.integer("rate", nullptr, 1, 10'000'000);
+  result.duration = cl.seconds("duration", nullptr, 3600);
+  const uint64_t none = 0;
+  if (cl.has("detached")) {
+    // Stage 1 receives from the generator, not from an event-based stage.
+    if (result.stages < 2)
+      cl.fail("--detached needs at least 2 stages");
+    result.detached = cl.integer("detached", &none, 2, result.stages);
+  }
+  const uint64_t all_cpus = usable_cpus();
+  result.threads = static_cast<size_t>(cl.integer("threads", &all_cpus, 1, 1024));
+  result.config = cl.choice("config", configs);
+  auto messages = std::llround(static_cast<double>(result.rate) * result.duration);
+  if (messages < 2 || messages > 50'000'000)
+    cl.fail("--rate times --duration must give from 2 to 50,000,000 messages, not "
+            + std::to_string(messages));
+  result.messages = static_cast<uint64_t>(messages);
+  return result;
+}
+
+enum class hop_kind { g2p, act, rcv, snd };
+
+/// The samples of one run. The actors write it without locks: each receiver
+/// its own histogram, the generator the start of the interval, the collector
+/// the rest. Main reads it after wait() returned true, which the messages
+/// and the mutex order after all of those writes.
+class pipeline_run {
+public:
+  explicit pipeline_run(const pipeline_options& opts) : opts_(opts), hops_(opts.stages + 1) {
+    e2e_.reserve(opts.messages);
+  }
+
+  const pipeline_options& options() const noexcept {
+    return opts_;
+  }
+
+  /// The generator's loop, on the generator's thread: `send(t)` sends the
+  /// message (t, t) to stage 1. Message k leaves at start + k / rate; a late
+  /// generator sends at once, so the average rate holds.
+  template <class Send>
+  void generate(Send&& send) {
+    // Without this the kernel may defer each wake-up by up to 50 us (the
+    // default timer slack), which bunches messages at high rates.
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    // Let the workers finish starting up and go idle, as in a long run.
+    sleep_until_ns(now_ns() + settle_ns);
+    start_ = take_usage();
+    const auto start = start_.wall_ns;
+    for (uint64_t k = 0; k < opts_.messages; ++k) {
+      auto deadline = start + static_cast<int64_t>(k * 1'000'000'000 / opts_.rate);
+      if (now_ns() < deadline)
+        sleep_until_ns(deadline);
+      send(now_ns());
+    }
+  }
+
+  /// Receiver `index` (stage 1..N; N + 1 is the collector) got a message
+  /// whose hop began at `t_hop`.
+  void hop_arrived(size_t index, int64_t t_hop) noexcept {
+    hops_[index - 1].record(now_ns() - t_hop);
+  }
+
+  /// The collector got (t_gen, t_hop); true if it was the last message.
+  bool collect(int64_t t_gen, int64_t t_hop) {
+    auto now = now_ns();
+    hops_[opts_.stages].record(now - t_hop);
+    e2e_.push_back(now - t_gen);
+    auto n = collected_.load(std::memory_order_relaxed) + 1;
+    collected_.store(n, std::memory_order_relaxed);
+    if (n == 1)
+      first_arrival_ = now;
+    if (n < opts_.messages)
+      return false;
+    last_arrival_ = now;
+    end_ = take_usage();
+    {
+      std::lock_guard<std::mutex> guard{mtx_};
+      done_ = true;
+    }
+    cv_.notify_all();
+    return true;
+  }
+
+  /// Waits until the collector has every message. False after
+  /// 3 x duration + 30 s: messages were lost, or the system is stuck.
+  bool wait() {
+    auto patience = std::chrono::duration<double>(3 * opts_.duration + 30);
+    std::unique_lock<std::mutex> guard{mtx_};
+    return cv_.wait_for(guard, patience, [this] { return done_; });
+  }
+
+  /// Explains a failed wait() on stderr.
+  void explain_timeout(const char* program) const {
+    std::fprintf(stderr,
+                 "%s: only %llu of %llu messages reached the collector within %.0f s\n",
+                 program, static_cast<unsigned long long>(collected_.load()),
+                 static_cast<unsigned long long>(opts_.messages), 3 * opts_.duration + 30);
+  }
+
+  hop_kind kind_of(size_t index) const noexcept {
+    if (index == 1)
+      return hop_kind::g2p;
+    if (opts_.detached != 0 && index == opts_.detached)
+      return hop_kind::rcv;
+    if (opts_.detached != 0 && index == opts_.detached + 1)
+      return hop_kind::snd;
+    return hop_kind::act;
+  }
+
+  /// Prints every metric as a JSON line; after wait() returned true.
+  void report(const result_id& id) const {
+    auto xs = e2e_;
+    auto s = summarise(xs);
+    emit(id, "latency_mean", us(s.mean), "us");
+    emit(id, "latency_median", us(static_cast<double>(s.median)), "us");
+    emit(id, "latency_p99", us(static_cast<double>(s.p99)), "us");
+    emit(id, "latency_max", us(static_cast<double>(s.max)), "us");
+    const char* names[] = {"g2p", "act", "rcv", "snd"};
+    for (int kind = 0; kind < 4; ++kind) {
+      histogram merged;
+      for (size_t i = 1; i <= hops_.size(); ++i)
+        if (static_cast<int>(kind_of(i)) == kind)
+          merged.merge(hops_[i - 1]);
+      if (merged.total() > 0)
+        emit(id, names[kind], us(static_cast<double>(merged.percentile(50))), "us");
+    }
+    auto span = static_cast<double>(last_arrival_ - first_arrival_);
+    if (span > 0)
+      emit(id, "achieved_rate", static_cast<double>(opts_.messages - 1) * 1e9 / span, "msg/s");
+    auto used = usage_between(start_, end_);
+    emit(id, "cpu", used.cpu_percent, "%");
+    emit(id, "ctx_switches", used.ctx_switches, "1/s");
+  }
+
+private:
+  static constexpr int64_t settle_ns = 100'000'000;
+
+  pipeline_options opts_;
+  std::vector<histogram> hops_;
+  std::vector<int64_t> e2e_;
+  std::atomic<uint64_t> collected_{0};
+  int64_t first_arrival_ = 0;
+  int64_t last_arrival_ = 0;
+  usage_snapshot start_;
+  usage_snapshot end_;
+  std::mutex mtx_;
+  std::condition_variable cv_;
+  bool done_ = false;
+};
+
+} // namespace latency

@@ -1,0 +1,719 @@
+"""Study `latency`: the pipeline latency study of seed 000 (Torquati et al.).
+
+tools/bench.py calls run(); tools/report.py calls report_section(). The
+programs (benchmarks/latency/, see its README.md) measure themselves and
+print JSON lines; this module decides what to run, tags every line with the
+part of the study it belongs to ("part"), and turns the lines into tables,
+plots and the issue's targets.
+
+Parts (every system and configuration unless said otherwise):
+
+  pipeline    latency and CPU versus pipeline length (4..24 stages at
+              10 msg/s) and versus rate (10..100K msg/s at 12 stages)
+  timeout     Troupe `event`: wait-timeout from 10 us to 10 ms (12 stages,
+              10 msg/s)
+  idle        N actors alive, no messages: CPU, context switches and (Troupe)
+              the scheduler's wake-ups and parks
+  max_rate    the highest rate 12 stages sustain (achieved >= 95% of the
+              requested rate and median latency < 1 ms): doubling, then
+              bisecting, within a bounded number of probes
+  breakdown   Table II of the paper: g2p, act, rcv and snd with stage 8
+              detached
+  wake_floor  futex ping-pong between two threads, back to back and after
+              idle gaps
+
+--cases picks parts by these names; --threads and --runs are ignored (every
+run uses one worker per usable CPU, and each cell is one run of many
+samples).
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import bench  # noqa: E402  (tools/ is on the path only now)
+
+PARTS = ["wake_floor", "idle", "pipeline", "timeout", "breakdown", "max_rate"]
+
+TROUPE_CONFIGS = ["adaptive", "event", "polling-default", "polling-custom", "polling-aggressive"]
+CAF017_CONFIGS = ["default", "custom", "aggressive"]
+CAF1_CONFIGS = ["default"]
+
+STAGE_COUNTS = [4, 8, 12, 16, 24]
+RATES = [10, 100, 1000, 10000, 100000]
+LOW_RATE = 10
+MAIN_STAGES = 12
+DETACHED_STAGE = 8
+
+# Sizes per mode. A cell at rate R runs max(min_samples / R, min_seconds).
+MODES = {
+    "quick": {
+        "min_samples": 30, "min_seconds": 0.5,
+        "idle_seconds": 5, "idle_actors": 100,
+        "timeouts": ["10us", "50us", "200us", "1ms", "10ms"],
+        "breakdown_stages": [12],
+        "probe_seconds": 0.5, "max_probes": 10,
+        "max_rate_configs": {"troupe": ["adaptive"], "caf-1": ["default"], "caf-0": ["default"]},
+        "wake_rounds": 20000, "wake_gap_seconds": 1.0,
+    },
+    "full": {
+        "min_samples": 100, "min_seconds": 2,
+        "idle_seconds": 10, "idle_actors": 100,
+        "timeouts": ["10us", "20us", "50us", "100us", "200us", "500us", "1ms", "2ms", "5ms",
+                     "10ms"],
+        "breakdown_stages": [12, 24],
+        "probe_seconds": 1, "max_probes": 14,
+        "max_rate_configs": {"troupe": ["adaptive", "event", "polling-aggressive"],
+                             "caf-1": ["default"], "caf-0": ["default", "aggressive"]},
+        "wake_rounds": 100000, "wake_gap_seconds": 3.0,
+    },
+}
+
+WAKE_GAPS_US = [100, 1000, 100000]
+
+# The breakdown's and the targets' reference configurations.
+REFERENCE = {"troupe": "adaptive", "caf-1": "default", "caf-0": "default"}
+
+
+def configs_of(system):
+    if system == "troupe":
+        return TROUPE_CONFIGS
+    if system.startswith("caf-0"):
+        return CAF017_CONFIGS
+    if system.startswith("caf-"):
+        return CAF1_CONFIGS
+    return []
+
+
+def family(system):
+    """troupe, caf-1 or caf-0: the key of per-family settings."""
+    return "troupe" if system == "troupe" else system[:5]
+
+
+def pipeline_case(stages, rate, detached=None, wait_timeout=None):
+    """The case name the pipeline programs print."""
+    case = f"stages={stages},rate={rate}"
+    if detached:
+        case += f",detached={detached}"
+    if wait_timeout:
+        case += f",wait-timeout={wait_timeout}"
+    return case
+
+
+def cell_seconds(mode, rate):
+    return max(mode["min_samples"] / rate, mode["min_seconds"])
+
+
+def fmt_seconds(x):
+    return f"{x:g}"
+
+
+class Runner:
+    """Runs programs and emits their lines, tagged with the part."""
+
+    def __init__(self, study, programs, args, emit):
+        self.study = study
+        self.programs = programs
+        self.args = args
+        self.emit = emit
+        self.threads = len(os.sched_getaffinity(0))
+
+    def run(self, part, system, program, flags, case, config):
+        """Runs one program; returns {metric: value} of its lines, or None if it failed."""
+        cmd = [self.programs[system][program]] + flags
+        run = bench.run_program(cmd, self.args.timeout, self.args.launcher)
+        lines, error = [], run.error
+        if run.ok:
+            try:
+                lines = [json.loads(t) for t in run.stdout.splitlines() if t.strip()]
+            except json.JSONDecodeError as e:
+                error = f"output is not JSON lines: {e}"
+            if not error and not lines:
+                error = "printed no results"
+            if not error:
+                bad = [l for l in lines if l.get("case") != case or l.get("system") != system
+                       or l.get("config") != config]
+                if bad:
+                    error = (f"printed case/system/config {bad[0].get('case')}/"
+                             f"{bad[0].get('system')}/{bad[0].get('config')}, expected "
+                             f"{case}/{system}/{config}")
+        if error:
+            self.emit({"study": self.study, "part": part, "case": case, "system": system,
+                       "config": config, "metric": "failed", "value": None, "unit": None,
+                       "runs": 0, "error": error})
+            print(f"[{self.study}] {part:10} {case:34} {system:8} {config:18} FAILED: "
+                  + error.replace("\n", " | "), flush=True)
+            return None
+        values = {}
+        for line in lines:
+            line["part"] = part
+            self.emit(line)
+            values[line["metric"]] = line["value"]
+        shown = " ".join(f"{k}={bench_number(v)}" for k, v in values.items()
+                         if k in ("latency_median", "cpu", "achieved_rate", "wake_floor",
+                                  "wakeups"))
+        print(f"[{self.study}] {part:10} {case:34} {system:8} {config:18} {shown}", flush=True)
+        return values
+
+    def pipeline(self, part, system, config, stages, rate, seconds, detached=None,
+                 wait_timeout=None):
+        flags = [f"--stages={stages}", f"--rate={rate}", f"--duration={fmt_seconds(seconds)}",
+                 f"--threads={self.threads}", f"--config={config}"]
+        if detached:
+            flags.append(f"--detached={detached}")
+        if wait_timeout:
+            flags.append(f"--wait-timeout={wait_timeout}")
+        return self.run(part, system, "latency_pipeline", flags,
+                        pipeline_case(stages, rate, detached, wait_timeout), config)
+
+
+def bench_number(x):
+    if x is None:
+        return "-"
+    return f"{x:.4g}"
+
+
+def sustains(values, rate):
+    return (values is not None and values.get("achieved_rate") is not None
+            and values["achieved_rate"] >= 0.95 * rate
+            and values.get("latency_median") is not None
+            and values["latency_median"] < 1000.0)
+
+
+def search_max_rate(runner, system, config, mode):
+    """Doubles from 8K msg/s until a rate fails, then bisects; returns
+    (highest rate that passed or None, probes run)."""
+    passed, failed = None, None
+    rate, probes = 8000, 0
+    while probes < mode["max_probes"]:
+        values = runner.pipeline("max_rate", system, config, MAIN_STAGES, rate,
+                                 max(mode["probe_seconds"], 20 / rate))
+        probes += 1
+        if sustains(values, rate):
+            passed = rate
+        else:
+            failed = rate
+        if failed is None:
+            if rate >= 10_000_000:
+                break
+            rate = min(rate * 2, 10_000_000)
+        elif passed is None:
+            if rate <= 100:
+                break
+            rate //= 2
+        else:
+            if failed - passed <= max(passed // 20, 1):
+                break
+            rate = (passed + failed) // 2
+    return passed, probes
+
+
+def run(study, programs, expected, args, emit):
+    mode = MODES["full" if args.full else "quick"]
+    parts = [p for p in PARTS if not args.cases or p in args.cases]
+    if args.cases and not parts:
+        print(f"[{study}] --cases names none of the parts {', '.join(PARTS)}", flush=True)
+        return
+
+    bench.emit_absent(study, programs, expected, args, emit)
+
+    runner = Runner(study, programs, args, emit)
+    systems = [s for s in sorted(programs, key=bench.system_rank)
+               if not args.systems or s in args.systems]
+    actor_systems = [s for s in systems if configs_of(s) and "latency_pipeline" in programs[s]]
+    every = [(s, c) for s in actor_systems for c in configs_of(s)]
+    print(f"[{study}] {'full' if args.full else 'quick'} mode, {runner.threads} worker threads; "
+          f"parts: {', '.join(parts)}", flush=True)
+
+    if "wake_floor" in parts and "threads" in systems and "wake_floor" in programs["threads"]:
+        runner.run("wake_floor", "threads", "wake_floor", [f"--rounds={mode['wake_rounds']}"],
+                   "wake_floor", "futex")
+        for gap in WAKE_GAPS_US:
+            # Each round sleeps two gaps.
+            rounds = max(5, min(mode["wake_rounds"],
+                                int(mode["wake_gap_seconds"] * 1e6 / (2 * gap))))
+            runner.run("wake_floor", "threads", "wake_floor",
+                       [f"--rounds={rounds}", f"--gap-us={gap}"], f"wake_floor,gap={gap}us",
+                       "futex")
+
+    if "idle" in parts:
+        for system, config in every:
+            if "idle" not in programs[system]:
+                continue
+            runner.run("idle", system, "idle",
+                       [f"--duration={mode['idle_seconds']}", f"--actors={mode['idle_actors']}",
+                        f"--threads={runner.threads}", f"--config={config}"],
+                       f"idle,actors={mode['idle_actors']}", config)
+
+    if "pipeline" in parts:
+        cells = [(n, LOW_RATE) for n in STAGE_COUNTS]
+        cells += [(MAIN_STAGES, r) for r in RATES if r != LOW_RATE]
+        for stages, rate in cells:
+            for system, config in every:
+                runner.pipeline("pipeline", system, config, stages, rate,
+                                cell_seconds(mode, rate))
+
+    if "timeout" in parts and ("troupe", "event") in every:
+        for timeout in mode["timeouts"]:
+            runner.pipeline("timeout", "troupe", "event", MAIN_STAGES, LOW_RATE,
+                            cell_seconds(mode, LOW_RATE), wait_timeout=timeout)
+
+    if "breakdown" in parts:
+        chosen = [(s, c) for s, c in every
+                  if c == REFERENCE.get(family(s)) or (s, c) == ("troupe", "event")]
+        for stages in mode["breakdown_stages"]:
+            for rate in (LOW_RATE, 100000):
+                for system, config in chosen:
+                    runner.pipeline("breakdown", system, config, stages, rate,
+                                    cell_seconds(mode, rate), detached=DETACHED_STAGE)
+
+    if "max_rate" in parts:
+        for system in actor_systems:
+            for config in mode["max_rate_configs"].get(family(system), []):
+                best, probes = search_max_rate(runner, system, config, mode)
+                line = {"study": study, "part": "max_rate", "case": f"stages={MAIN_STAGES}",
+                        "system": system, "config": config, "metric": "max_rate",
+                        "value": best, "unit": "msg/s", "runs": 1, "probes": probes}
+                if best is None:
+                    line["error"] = "no rate tried was sustained"
+                emit(line)
+                print(f"[{study}] max_rate   {system:8} {config:18} {best} msg/s "
+                      f"({probes} probes)", flush=True)
+
+
+# -- report ----------------------------------------------------------------------------
+
+
+class Results:
+    """The lines of one run, looked up by part, case, system, config and metric."""
+
+    def __init__(self, lines):
+        self.absent = [l for l in lines if l.get("metric") == "absent"]
+        self.cell = {}
+        self.line = {}
+        self.failed = {}
+        for l in lines:
+            key = (l.get("part"), l.get("case"), l.get("system"), l.get("config"))
+            if l.get("metric") == "failed":
+                self.failed[key] = l.get("error") or "failed"
+            elif l.get("metric") != "absent":
+                self.cell[key + (l.get("metric"),)] = l.get("value")
+                self.line[key + (l.get("metric"),)] = l
+        self.systems = sorted({k[2] for k in self.cell} | {k[2] for k in self.failed},
+                              key=bench.system_rank)
+
+    def value(self, part, case, system, config, metric):
+        return self.cell.get((part, case, system, config, metric))
+
+    def cases(self, part):
+        """Cases with lines (results or failures) in `part`."""
+        return {k[1] for k in self.cell if k[0] == part} | {k[1] for k in self.failed
+                                                           if k[0] == part}
+
+    def has_part(self, part):
+        return any(k[0] == part for k in self.cell) or any(k[0] == part for k in self.failed)
+
+    def columns(self, part):
+        """(system, config) pairs with lines in `part`, in report order."""
+        seen = {(k[2], k[3]) for k in self.cell if k[0] == part}
+        seen |= {(k[2], k[3]) for k in self.failed if k[0] == part}
+        return sorted(seen, key=lambda sc: (bench.system_rank(sc[0]), config_rank(sc)))
+
+    def text(self, part, case, system, config, metric, fmt):
+        v = self.value(part, case, system, config, metric)
+        if v is not None:
+            return fmt(v)
+        if (part, case, system, config) in self.failed:
+            return "failed"
+        return "—"
+
+
+def config_rank(system_config):
+    system, config = system_config
+    order = configs_of(system)
+    return order.index(config) if config in order else len(order)
+
+
+def label(system, config):
+    import report
+    return f"{report.pretty_system(system)} {config}"
+
+
+def plot_lines(path, title, xs, xlabel, series, panels, logx):
+    """One figure, one panel per (metric, ylabel, log_y); series maps
+    label -> {(x, metric): value}."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.2 * len(panels), 4.6), squeeze=False)
+    drawn = False
+    for ax, (metric, ylabel, logy) in zip(axes[0], panels):
+        for name, (values, style) in series.items():
+            pts = [(x, values.get((x, metric))) for x in xs]
+            pts = [(x, y) for x, y in pts if y is not None and (y > 0 or not logy)]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], markersize=4, label=name,
+                        **style)
+                drawn = True
+        if logx:
+            ax.set_xscale("log")
+        else:
+            ax.set_xticks(xs)
+        if logy:
+            ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+    if not drawn:
+        plt.close(fig)
+        return False
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+# One colour per configuration; each family's reference configuration keeps
+# the colour report.py gives the system. Markers tell the families apart.
+CONFIG_COLORS = {
+    "troupe": ["#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"],
+    "caf-1": ["#1f77b4"],
+    "caf-0": ["#ff7f0e", "#bcbd22", "#17becf"],
+}
+FAMILY_MARKERS = {"troupe": "o", "caf-1": "s", "caf-0": "^"}
+
+
+def series_style(system, config, index):
+    import report
+    colors = CONFIG_COLORS.get(family(system), [])
+    rank = config_rank((system, config))
+    reference = config == REFERENCE.get(family(system))
+    return {"color": colors[rank] if rank < len(colors) else report.color_of(system, index),
+            "marker": FAMILY_MARKERS.get(family(system), "o"),
+            "linewidth": 2.2 if reference else 1.3,
+            "linestyle": "-" if reference else "--"}
+
+
+def fmt_us(x):
+    import report
+    return report.fmt_number(x)
+
+
+def fmt_pct(x):
+    if x >= 10:
+        return f"{x:.0f}"
+    if x >= 1:
+        return f"{x:.1f}"
+    if x >= 0.01:
+        return f"{x:.2f}"
+    return f"{x:.4f}"
+
+
+def fmt_int(x):
+    return f"{x:,.0f}"
+
+
+def sweep_section(res, results_dir, part, title, cases, xs, xlabel, logx, png, intro):
+    """Tables of median latency, p99 and CPU over a sweep, plus a plot."""
+    cols = res.columns(part)
+    out = [f"### {title}", "", intro, ""]
+    head = "| " + xlabel + " | " + " | ".join(label(s, c) for s, c in cols) + " |"
+    sep = "|---|" + "---|" * len(cols)
+    for metric, what, fmt in (("latency_median", "Median latency (µs)", fmt_us),
+                              ("latency_p99", "99th percentile latency (µs)", fmt_us),
+                              ("cpu", "CPU (% of the machine)", fmt_pct)):
+        out += [f"{what}:", "", head, sep]
+        for case, x in zip(cases, xs):
+            row = [res.text(part, case, s, c, metric, fmt) for s, c in cols]
+            out.append(f"| {x} | " + " | ".join(row) + " |")
+        out.append("")
+    series = {}
+    for i, (s, c) in enumerate(cols):
+        values = {}
+        for case, x in zip(cases, xs):
+            for metric in ("latency_median", "cpu"):
+                v = res.value(part, case, s, c, metric)
+                if v is not None:
+                    values[(x, metric)] = v
+        series[label(s, c)] = (values, series_style(s, c, i))
+    if plot_lines(os.path.join(results_dir, png), title, xs, xlabel, series,
+                  [("latency_median", "median latency (µs)", True),
+                   ("cpu", "CPU (% of the machine)", True)], logx):
+        out += [f"![{title}]({png})", ""]
+    return out
+
+
+def bar_chart(path, bars, xlabel, logx, mark):
+    """Horizontal bars (label, value, system, config); `mark` is None or
+    (x, label) for a dashed vertical line. False if there is nothing to draw."""
+    if not bars:
+        return False
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.5))
+    ys = list(range(len(bars)))
+    ax.barh(ys, [max(b[1], 1e-4) if logx else b[1] for b in bars],
+            color=[series_style(b[2], b[3], i)["color"] for i, b in enumerate(bars)])
+    ax.set_yticks(ys)
+    ax.set_yticklabels([b[0] for b in bars], fontsize=8)
+    ax.invert_yaxis()
+    if logx:
+        ax.set_xscale("log")
+    if mark:
+        ax.axvline(mark[0], color="black", linestyle="--", linewidth=0.8, label=mark[1])
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_xlabel(xlabel)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def idle_section(res, results_dir):
+    cols = res.columns("idle")
+    cases = sorted(res.cases("idle"))
+    out = ["### Idle system", "",
+           "Actors alive, no message sent: the process's CPU (% of the machine) and "
+           "voluntary context switches per second over the interval, and for Troupe the "
+           "scheduler's wake-ups and parks in it (CAF exposes no such counters).", "",
+           "| system | case | CPU % | context switches/s | wake-ups | parks |",
+           "|---|---|---|---|---|---|"]
+    bars = []
+    for case in cases:
+        for s, c in cols:
+            row = [res.text("idle", case, s, c, m, f) for m, f in
+                   (("cpu", fmt_pct), ("ctx_switches", fmt_us), ("wakeups", fmt_int),
+                    ("parks", fmt_int))]
+            out.append(f"| {label(s, c)} | `{case}` | " + " | ".join(row) + " |")
+            v = res.value("idle", case, s, c, "cpu")
+            if v is not None:
+                bars.append((label(s, c), v, s, c))
+    out.append("")
+    if bar_chart(os.path.join(results_dir, "latency_idle.png"), bars,
+                 "CPU of the idle process (% of the machine, log scale)", True,
+                 (0.05, "target for an idle Troupe: 0.05 %")):
+        out += ["![idle CPU](latency_idle.png)", ""]
+    return out
+
+
+def max_rate_section(res, results_dir):
+    cols = res.columns("max_rate")
+    case = f"stages={MAIN_STAGES}"
+    out = ["### Highest sustained rate", "",
+           f"The highest rate {MAIN_STAGES} stages sustain: achieved rate at least 95% of the "
+           "requested one and median latency under 1 ms. The search doubles from 8K msg/s "
+           "until a rate fails, then bisects to within 5%, in a bounded number of probes "
+           "(each probe is one pipeline run, listed in the results file).", "",
+           "| system | highest sustained rate (msg/s) | probes |", "|---|---|---|"]
+    bars = []
+    for s, c in cols:
+        line = res.line.get(("max_rate", case, s, c, "max_rate"))
+        if line is None:
+            continue
+        v = line.get("value")
+        out.append(f"| {label(s, c)} | {fmt_int(v) if v is not None else 'none passed'} | "
+                   f"{line.get('probes', '—')} |")
+        if v is not None:
+            bars.append((label(s, c), v, s, c))
+    out.append("")
+    if bar_chart(os.path.join(results_dir, "latency_max_rate.png"), bars,
+                 f"highest sustained rate through {MAIN_STAGES} stages (msg/s)", False, None):
+        out += ["![max rate](latency_max_rate.png)", ""]
+    return out
+
+
+def breakdown_section(res):
+    cols = res.columns("breakdown")
+    cases = sorted(res.cases("breakdown"),
+                   key=lambda c: tuple(int(kv.split("=")[1]) for kv in c.split(",")))
+    out = ["### Latency breakdown (Table II)", "",
+           f"Stage {DETACHED_STAGE} detached. Medians in µs of each kind of hop: g2p generator → "
+           "stage 1, act event-based → event-based, rcv event-based → detached, snd detached → "
+           "event-based; and the end-to-end median.", "",
+           "| system | case | g2p | act | rcv | snd | end to end |", "|---|---|---|---|---|---|---|"]
+    for case in cases:
+        for s, c in cols:
+            row = [res.text("breakdown", case, s, c, m, fmt_us)
+                   for m in ("g2p", "act", "rcv", "snd", "latency_median")]
+            out.append(f"| {label(s, c)} | `{case}` | " + " | ".join(row) + " |")
+    return out + [""]
+
+
+def wake_floor_section(res):
+    cases = sorted(res.cases("wake_floor"),
+                   key=lambda c: int(c.split("gap=")[1][:-2]) if "gap=" in c else 0)
+    out = ["### Wake-up floor", "",
+           "Futex ping-pong between two threads: the time from one thread's FUTEX_WAKE to the "
+           "parked thread running again, one way, counting only wake-ups that ended a sleep. "
+           "Back to back (no gap) the parked thread's CPU has only just gone idle; with a gap "
+           "each thread stays parked that long first, as a worker does between messages at a "
+           "low rate.", "",
+           "| case | median (µs) | p99 (µs) | wake-ups that ended a sleep |", "|---|---|---|---|"]
+    for case in cases:
+        row = [res.text("wake_floor", case, "threads", "futex", m, f)
+               for m, f in (("wake_floor", fmt_us), ("wake_floor_p99", fmt_us),
+                            ("wake_floor_slept", lambda v: f"{v:.0f}%"))]
+        out.append(f"| `{case}` | " + " | ".join(row) + " |")
+    return out + [""]
+
+
+def caf1_of(res):
+    found = [s for s in res.systems if s.startswith("caf-1")]
+    return found[0] if found else None
+
+
+def targets_section(res):
+    """The issue's targets, each from this run's numbers."""
+    caf1 = caf1_of(res)
+    rows = []
+
+    def get(part, case, system, config, metric):
+        """(value, None) or (None, why it is missing)."""
+        name = "CAF 1.1 default" if system is None else label(system, config)
+        if system is None:
+            return None, "CAF 1.1 absent"
+        v = res.value(part, case, system, config, metric)
+        if v is not None:
+            return v, None
+        if (part, case, system, config) in res.failed:
+            return None, f"{name} failed"
+        return None, f"{name} not measured"
+
+    def add(what, goal, quantities, check, show):
+        why = [w for _, w in quantities if w]
+        if why:
+            rows.append((what, "; ".join(why), goal, "n/a"))
+            return
+        xs = [v for v, _ in quantities]
+        rows.append((what, show(*xs), goal, "**met**" if check(*xs) else "**missed**"))
+
+    def pipe(rate, system, config, metric):
+        return get("pipeline", pipeline_case(MAIN_STAGES, rate), system, config, metric)
+
+    floor = get("wake_floor", "wake_floor", "threads", "futex", "wake_floor")
+    cold = res.value("wake_floor", f"wake_floor,gap={WAKE_GAPS_US[-1]}us", "threads", "futex",
+                     "wake_floor")
+    cold_note = (f"; after {WAKE_GAPS_US[-1] // 1000} ms parked a wake-up takes {fmt_us(cold)} µs"
+                 if cold is not None else "")
+    for rate in (LOW_RATE, 1000):
+        where = f"{MAIN_STAGES} stages, {rate:,} msg/s:"
+        mine = pipe(rate, "troupe", "adaptive", "latency_median")
+        my_cpu = pipe(rate, "troupe", "adaptive", "cpu")
+        add(f"{where} adaptive median / CAF 1.1 default median", "≤ 0.70",
+            [mine, pipe(rate, caf1, "default", "latency_median")],
+            lambda x, y: x / y <= 0.7, lambda x, y: f"{x / y:.2f} ({fmt_us(x)} / {fmt_us(y)} µs)")
+        add(f"{where} adaptive median vs wake_floor + 3 µs", "≤ wake_floor + 3 µs",
+            [mine, floor], lambda x, f: x <= f + 3,
+            lambda x, f: f"{fmt_us(x)} µs vs {fmt_us(f + 3)} µs{cold_note}")
+        add(f"{where} adaptive CPU", "≤ 1 %", [my_cpu], lambda x: x <= 1.0,
+            lambda x: f"{fmt_pct(x)} %")
+        add(f"{where} adaptive CPU / CAF 1.1 default CPU", "≤ 0.50",
+            [my_cpu, pipe(rate, caf1, "default", "cpu")], lambda x, y: x <= 0.5 * y,
+            lambda x, y: f"{x / y:.2f} ({fmt_pct(x)} / {fmt_pct(y)} %)" if y > 0
+            else f"{fmt_pct(x)} / 0 %")
+        add(f"{where} adaptive median / Troupe polling-default median", "≤ 0.05 (1/20)",
+            [mine, pipe(rate, "troupe", "polling-default", "latency_median")],
+            lambda x, y: x <= y / 20, lambda x, y: f"{x / y:.3f} ({fmt_us(x)} / {fmt_us(y)} µs)")
+
+    idle_case = min(res.cases("idle"), default=None)
+    add("idle system: adaptive CPU", "≤ 0.05 %",
+        [get("idle", idle_case, "troupe", "adaptive", "cpu")], lambda x: x <= 0.05,
+        lambda x: f"{fmt_pct(x)} %")
+    add("idle system: adaptive wake-ups", "0",
+        [get("idle", idle_case, "troupe", "adaptive", "wakeups")], lambda x: x == 0, fmt_int)
+
+    add(f"{MAIN_STAGES} stages, 100,000 msg/s: adaptive median vs CAF 1.1 default", "≤ CAF 1.1's",
+        [pipe(100000, "troupe", "adaptive", "latency_median"),
+         pipe(100000, caf1, "default", "latency_median")],
+        lambda x, y: x <= y, lambda x, y: f"{fmt_us(x)} vs {fmt_us(y)} µs")
+
+    case = f"stages={MAIN_STAGES}"
+    add(f"highest sustained rate, {MAIN_STAGES} stages: adaptive / CAF 1.1 default", "≥ 2.00",
+        [get("max_rate", case, "troupe", "adaptive", "max_rate"),
+         get("max_rate", case, caf1, "default", "max_rate")],
+        lambda x, y: x >= 2 * y,
+        lambda x, y: f"{x / y:.2f} ({fmt_int(x)} / {fmt_int(y)} msg/s)" if y > 0
+        else f"{fmt_int(x)} / 0 msg/s")
+
+    out = ["### Targets (issue 8)", "",
+           "Each from this run's numbers. wake_floor is the back-to-back futex ping-pong "
+           "median (see Wake-up floor below); the latency targets are medians of the "
+           "end-to-end latency; \"n/a\" says which number is missing.", "",
+           "| target | measured | goal | |", "|---|---|---|---|"]
+    out += [f"| {w} | {m} | {t} | {r} |" for w, m, t, r in rows]
+    return out + [""]
+
+
+def report_section(name, lines, machine, results_dir):
+    import report
+    res = Results(lines)
+    out = [f"## Study `{name}`", ""]
+    info = (machine or {}).get("studies", {}).get(name)
+    if info:
+        load = info.get("load_average_at_start")
+        out += [f"{info.get('scale', '?')} mode, started {info.get('started', '?')}, took "
+                f"{info.get('duration_s', 0) / 60:.1f} min"
+                + (f"; load average at start {load[0]}" if load else "") + ". "
+                "One run per cell; each run is many messages (see "
+                "`benchmarks/latency/README.md` for the programs and the metrics).", ""]
+    for line in res.absent:
+        out.append(f"- **{report.pretty_system(line['system'])} absent:** {line.get('reason')}.")
+    if res.absent:
+        out.append("")
+    if not res.cell and not res.failed:
+        return out + ["No measurements.", ""]
+
+    out += targets_section(res)
+    if res.has_part("pipeline"):
+        out += sweep_section(
+            res, results_dir, "pipeline", "Latency and CPU versus pipeline length",
+            [pipeline_case(n, LOW_RATE) for n in STAGE_COUNTS], STAGE_COUNTS, "stages", False,
+            "latency_length.png",
+            f"End-to-end latency (generator to collector) and CPU at {LOW_RATE} msg/s.")
+        out += sweep_section(
+            res, results_dir, "pipeline", "Latency and CPU versus rate",
+            [pipeline_case(MAIN_STAGES, r) for r in RATES], RATES, "msg/s", True,
+            "latency_rate.png", f"{MAIN_STAGES} stages.")
+    if res.has_part("timeout"):
+        timeouts = sorted((c.split("wait-timeout=")[1] for c in res.cases("timeout")),
+                          key=duration_us)
+        out += sweep_section(
+            res, results_dir, "timeout", "Troupe `event`: wait-timeout sweep",
+            [pipeline_case(MAIN_STAGES, LOW_RATE, wait_timeout=t) for t in timeouts],
+            [duration_us(t) for t in timeouts], "wait-timeout (µs)", True,
+            "latency_timeout.png",
+            f"{MAIN_STAGES} stages at {LOW_RATE} msg/s (the paper's Fig. 8 and 9).")
+    if res.has_part("idle"):
+        out += idle_section(res, results_dir)
+    if res.has_part("max_rate"):
+        out += max_rate_section(res, results_dir)
+    if res.has_part("breakdown"):
+        out += breakdown_section(res)
+    if res.has_part("wake_floor"):
+        out += wake_floor_section(res)
+    if res.failed:
+        out += ["Failed runs:", ""]
+        groups = {}
+        for (part, case, system, config), error in res.failed.items():
+            groups.setdefault((system, config, error), []).append(f"{part} `{case}`")
+        for (system, config, error), where in sorted(
+                groups.items(), key=lambda kv: (bench.system_rank(kv[0][0]), kv[0][1])):
+            error = error.replace("\n", " ").replace("|", "\\|")
+            out.append(f"- {label(system, config)}, {len(where)} run"
+                       f"{'' if len(where) == 1 else 's'} ({', '.join(sorted(where))}): {error}")
+        out.append("")
+    return out
+
+
+def duration_us(text):
+    """"10us", "1ms", "2s" -> microseconds."""
+    for suffix, factor in (("us", 1), ("ms", 1000), ("s", 1_000_000)):
+        if text.endswith(suffix) and text[:-len(suffix)].isdigit():
+            return int(text[:-len(suffix)]) * factor
+    raise ValueError(f"not a duration: {text}")
