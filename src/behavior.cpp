@@ -12,10 +12,11 @@ or_else_impl::or_else_impl(std::shared_ptr<behavior_impl> first,
     second_->append_handlers(handlers_);
     catch_all_ = !handlers_.empty() && handlers_.back().types == nullptr;
   }
-  table_ = dynamic_dispatch_table<handler_entry>{handlers_.size()};
+  std::vector<const type_id_t*> keys;
+  keys.reserve(handlers_.size());
   for (auto& x : handlers_)
-    if (x.types != nullptr)
-      table_.insert(x.types, x);
+    keys.push_back(x.types);
+  table_ = dynamic_dispatch_table<handler_entry>{keys, handlers_};
 }
 
 bool or_else_impl::invoke(message& msg, handler_result& out) {

@@ -37,12 +37,7 @@ void message_data::destroy() noexcept {
 }
 
 [[gnu::noinline]] void message_data::destroy_elements() noexcept {
-  auto* base = storage();
-  for (auto id : types_) {
-    auto* meta = global_meta_object(id);
-    meta->destroy(base);
-    base += meta->padded_size;
-  }
+  detail::destroy_elements({types_.begin(), types_.end()}, storage());
   size_and_trivial_ |= uint32_t{1} << 31;
   destroy();
 }
@@ -52,29 +47,57 @@ message_data* message_data::copy() const {
   for (auto id : types_)
     total += global_meta_object(id)->padded_size;
   auto* result = allocate(total);
-  auto* src = storage();
-  auto* dst = result->storage();
-  size_t constructed = 0;
   try {
-    for (auto id : types_) {
-      auto* meta = global_meta_object(id);
-      meta->copy_construct(dst, src);
-      ++constructed;
-      src += meta->padded_size;
-      dst += meta->padded_size;
-    }
+    copy_elements({types_.begin(), types_.end()}, storage(), result->storage());
   } catch (...) {
-    auto* ptr = result->storage();
-    for (size_t i = 0; i < constructed; ++i) {
-      auto* meta = global_meta_object(types_[i]);
-      meta->destroy(ptr);
-      ptr += meta->padded_size;
-    }
     result->destroy(); // the type list is still empty: frees the memory only
     throw;
   }
   result->set_types(types_, trivial());
   return result;
+}
+
+void destroy_elements(std::span<const type_id_t> ids, std::byte* ptr) noexcept {
+  for (auto id : ids) {
+    auto* meta = global_meta_object(id);
+    meta->destroy(ptr);
+    ptr += meta->padded_size;
+  }
+}
+
+namespace {
+
+template <class Src, class Construct>
+void construct_elements(std::span<const type_id_t> ids, Src* src, std::byte* dst,
+                        Construct construct) {
+  auto* first = dst;
+  size_t constructed = 0;
+  try {
+    for (auto id : ids) {
+      auto* meta = global_meta_object(id);
+      construct(meta, dst, src);
+      ++constructed;
+      src += meta->padded_size;
+      dst += meta->padded_size;
+    }
+  } catch (...) {
+    destroy_elements(ids.first(constructed), first);
+    throw;
+  }
+}
+
+} // namespace
+
+void copy_elements(std::span<const type_id_t> ids, const std::byte* src, std::byte* dst) {
+  construct_elements(ids, src, dst, [](const meta_object* meta, void* to, const void* from) {
+    meta->copy_construct(to, from);
+  });
+}
+
+void move_elements(std::span<const type_id_t> ids, std::byte* src, std::byte* dst) {
+  construct_elements(ids, src, dst, [](const meta_object* meta, void* to, void* from) {
+    meta->move_construct(to, from);
+  });
 }
 
 } // namespace troupe::detail

@@ -65,7 +65,7 @@ void message_builder::release() noexcept {
   if (data_ != nullptr)
     free_block(std::exchange(data_, nullptr));
   if (ids_ != inline_ids_)
-    delete[] ids_;
+    ::operator delete(ids_);
   ids_ = inline_ids_;
   ids_capacity_ = inline_ids;
   used_ = capacity_ = size_ = 0;
@@ -73,14 +73,8 @@ void message_builder::release() noexcept {
 }
 
 void message_builder::destroy_elements() noexcept {
-  if (!trivial_) {
-    auto* ptr = data_->storage();
-    for (size_t i = 0; i < size_; ++i) {
-      auto* meta = detail::global_meta_object(ids_[i]);
-      meta->destroy(ptr);
-      ptr += meta->padded_size;
-    }
-  }
+  if (!trivial_)
+    detail::destroy_elements({ids_, size_}, data_->storage());
 }
 
 void message_builder::clear() noexcept {
@@ -92,10 +86,11 @@ void message_builder::clear() noexcept {
 void message_builder::grow(size_t size) {
   if (size_ == ids_capacity_) {
     auto capacity = 2 * ids_capacity_;
-    auto* ids = new type_id_t[capacity];
+    // Plain operator new (not new[]): allocation-failure tests replace it.
+    auto* ids = static_cast<type_id_t*>(::operator new(capacity * sizeof(type_id_t)));
     std::copy_n(ids_, size_, ids);
     if (ids_ != inline_ids_)
-      delete[] ids_;
+      ::operator delete(ids_);
     ids_ = ids;
     ids_capacity_ = capacity;
   }
@@ -104,26 +99,12 @@ void message_builder::grow(size_t size) {
   auto capacity = block_capacity(std::max(used_ + size, 2 * capacity_));
   auto* data = detail::message_data::allocate(capacity);
   if (size_ > 0) {
-    auto* src = data_->storage();
-    auto* dst = data->storage();
     if (trivial_) {
-      std::memcpy(dst, src, used_);
+      std::memcpy(data->storage(), data_->storage(), used_);
     } else {
-      size_t moved = 0;
       try {
-        for (; moved < size_; ++moved) {
-          auto* meta = detail::global_meta_object(ids_[moved]);
-          meta->move_construct(dst, src);
-          src += meta->padded_size;
-          dst += meta->padded_size;
-        }
+        detail::move_elements({ids_, size_}, data_->storage(), data->storage());
       } catch (...) {
-        auto* ptr = data->storage();
-        for (size_t i = 0; i < moved; ++i) {
-          auto* meta = detail::global_meta_object(ids_[i]);
-          meta->destroy(ptr);
-          ptr += meta->padded_size;
-        }
         free_block(data);
         throw;
       }
@@ -159,30 +140,12 @@ message message_builder::to_message() const {
   // Interning may throw, so it runs before any element exists.
   auto types = interned_types();
   auto* data = detail::message_data::allocate(used_);
+  // Frees the memory if copying throws: its type list is still empty.
   message result{data};
-  auto* src = data_->storage();
-  auto* dst = data->storage();
-  if (trivial_) {
-    std::memcpy(dst, src, used_);
-  } else {
-    size_t copied = 0;
-    try {
-      for (; copied < size_; ++copied) {
-        auto* meta = detail::global_meta_object(ids_[copied]);
-        meta->copy_construct(dst, src);
-        src += meta->padded_size;
-        dst += meta->padded_size;
-      }
-    } catch (...) {
-      auto* ptr = data->storage();
-      for (size_t i = 0; i < copied; ++i) {
-        auto* meta = detail::global_meta_object(ids_[i]);
-        meta->destroy(ptr);
-        ptr += meta->padded_size;
-      }
-      throw; // `result` frees the memory: its type list is still empty
-    }
-  }
+  if (trivial_)
+    std::memcpy(data->storage(), data_->storage(), used_);
+  else
+    detail::copy_elements({ids_, size_}, data_->storage(), data->storage());
   data->set_types(types, trivial_);
   return result;
 }

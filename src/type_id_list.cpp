@@ -2,10 +2,11 @@
 
 #include <array>
 #include <atomic>
-#include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace troupe {
 
@@ -18,13 +19,14 @@ const type_id_t* intern_single(type_id_t id) {
   auto& slot = singles[id];
   if (auto* list = slot.load(std::memory_order_acquire))
     return list;
-  auto fresh = std::make_unique<type_id_t[]>(2);
+  auto* fresh = static_cast<type_id_t*>(::operator new(2 * sizeof(type_id_t)));
   fresh[0] = 1;
   fresh[1] = id;
   const type_id_t* expected = nullptr;
-  if (slot.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel))
-    return fresh.release();
-  return expected; // another thread was first
+  if (slot.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
+    return fresh;
+  ::operator delete(fresh); // another thread was first
+  return expected;
 }
 
 // A plain loop: lists are short, and std::equal would call memcmp.
@@ -50,19 +52,22 @@ const type_id_t* intern_many(std::span<const type_id_t> ids) {
     return cached;
   struct registry {
     std::mutex mtx;
-    // Keyed by the raw bytes of the ids.
-    std::unordered_map<std::string, std::unique_ptr<type_id_t[]>> lists;
+    // Keyed by the raw bytes of the ids; values are {size, ids...} (vectors
+    // rather than new[] arrays, so that allocation-failure tests see them).
+    std::unordered_map<std::string, std::vector<type_id_t>> lists;
   };
   static registry reg;
   std::string key(reinterpret_cast<const char*>(ids.data()), ids.size() * sizeof(type_id_t));
   std::lock_guard guard{reg.mtx};
   auto& slot = reg.lists[key];
-  if (!slot) {
-    slot = std::make_unique<type_id_t[]>(ids.size() + 1);
-    slot[0] = static_cast<type_id_t>(ids.size());
-    std::copy(ids.begin(), ids.end(), slot.get() + 1);
+  if (slot.empty()) {
+    std::vector<type_id_t> list;
+    list.reserve(ids.size() + 1);
+    list.push_back(static_cast<type_id_t>(ids.size()));
+    list.insert(list.end(), ids.begin(), ids.end());
+    slot = std::move(list);
   }
-  cached = slot.get();
+  cached = slot.data();
   return cached;
 }
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <span>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -112,6 +113,18 @@ private:
   uint32_t size_and_trivial_;
   type_id_list types_{type_id_list::of<>()};
 };
+
+// -- loops over elements known by their type IDs ------------------------------
+
+/// Destroys the elements `ids` laid out from `ptr`.
+void destroy_elements(std::span<const type_id_t> ids, std::byte* ptr) noexcept;
+
+/// Copy-constructs the elements `ids` laid out from `src` into `dst`; if one
+/// throws, destroys the copies made so far and rethrows.
+void copy_elements(std::span<const type_id_t> ids, const std::byte* src, std::byte* dst);
+
+/// The same with move construction (the sources stay, moved from).
+void move_elements(std::span<const type_id_t> ids, std::byte* src, std::byte* dst);
 
 template <class... Ts>
 constexpr size_t total_padded_size() noexcept {

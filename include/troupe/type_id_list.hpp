@@ -49,7 +49,7 @@ public:
     return data_;
   }
 
-  friend constexpr bool operator==(type_id_list x, type_id_list y) noexcept {
+  friend bool operator==(type_id_list x, type_id_list y) noexcept {
     if (x.data_ == y.data_)
       return true;
     auto n = x.size();

@@ -121,17 +121,9 @@ def run(study, programs, expected, args, emit):
     systems = sorted(programs, key=bench.system_rank)
     if args.systems:
         systems = [s for s in systems if s in args.systems]
-    for name, info in sorted(expected.items(), key=lambda kv: bench.system_rank(kv[0])):
-        if (args.systems and name not in args.systems) or name == "threads":
-            continue
-        if name in programs and PROGRAM in programs[name]:
-            continue
-        if not info.get("found", False):
-            reason = info.get("reason", f"{name} was not found")
-        else:
-            reason = f"no {name} program is built for study {study}"
-        emit(bench.absent_line(study, name, reason))
-        print(f"[{study}] {name}: absent ({reason})", flush=True)
+    # The threads baseline has no part in this study.
+    competitors = {k: v for k, v in expected.items() if k != "threads"}
+    bench.emit_absent(study, programs, competitors, args, emit)
 
     cases = [c for c in CASES if not args.cases or c in args.cases]
     offered = {}

@@ -51,8 +51,9 @@ struct dispatch_slot {
   Value value{};
 };
 
+/// Run time only: compares addresses first.
 template <class Value>
-constexpr const Value* dispatch_find(const dispatch_slot<Value>* slots, unsigned shift,
+const Value* dispatch_find(const dispatch_slot<Value>* slots, unsigned shift,
                                      type_id_list types) noexcept {
   size_t mask = ~size_t{0} >> shift;
   for (size_t i = dispatch_start(dispatch_hash(types.data()), shift);; i = (i + 1) & mask) {
@@ -66,20 +67,32 @@ constexpr const Value* dispatch_find(const dispatch_slot<Value>* slots, unsigned
   }
 }
 
+/// Equal contents. Never compares addresses: under UBSan, GCC cannot fold a
+/// comparison of a variable's address, so tables built at compile time must
+/// not need one.
+constexpr bool same_type_ids(const type_id_t* x, const type_id_t* y) noexcept {
+  if (x[0] != y[0])
+    return false;
+  for (size_t i = 1; i <= x[0]; ++i)
+    if (x[i] != y[i])
+      return false;
+  return true;
+}
+
 /// Adds `key` unless an earlier key is the same list: the first of duplicates
-/// wins, as in a walk over the handlers in order.
-template <class Value>
-constexpr void dispatch_insert(dispatch_slot<Value>* slots, unsigned shift, const type_id_t* key,
-                               Value value) noexcept {
+/// wins, as in a walk over the handlers in order. `used` marks the slots
+/// taken so far.
+template <class Value, class Flag>
+constexpr void dispatch_insert(dispatch_slot<Value>* slots, Flag* used, unsigned shift,
+                               const type_id_t* key, Value value) noexcept {
   size_t mask = ~size_t{0} >> shift;
   for (size_t i = dispatch_start(dispatch_hash(key), shift);; i = (i + 1) & mask) {
-    auto& slot = slots[i];
-    if (slot.key == nullptr) {
-      slot.key = key;
-      slot.value = value;
+    if (!used[i]) {
+      used[i] = true;
+      slots[i] = dispatch_slot<Value>{key, value};
       return;
     }
-    if (type_id_list{slot.key} == type_id_list{key})
+    if (same_type_ids(slots[i].key, key))
       return;
   }
 }
@@ -104,12 +117,13 @@ public:
   /// Keys in handler order.
   constexpr static_dispatch_table(const std::array<const type_id_t*, N>& keys,
                                   const std::array<Value, N>& values) noexcept {
+    std::array<bool, capacity> used{};
     for (size_t i = 0; i < N; ++i)
-      dispatch_insert(slots_.data(), shift, keys[i], values[i]);
+      dispatch_insert(slots_.data(), used.data(), shift, keys[i], values[i]);
   }
 
   /// The value of the first key equal to `types`, or null.
-  constexpr const Value* find(type_id_list types) const noexcept {
+  const Value* find(type_id_list types) const noexcept {
     return dispatch_find(slots_.data(), shift, types);
   }
 
@@ -123,14 +137,15 @@ class dynamic_dispatch_table {
 public:
   dynamic_dispatch_table() = default;
 
-  /// Room for `n` keys.
-  explicit dynamic_dispatch_table(size_t n)
-    : shift_(dispatch_shift(dispatch_capacity(n))), slots_(dispatch_capacity(n)) {
-  }
-
-  /// Adds `key` unless an equal key is in already; at most `n` keys in all.
-  void insert(const type_id_t* key, Value value) noexcept {
-    dispatch_insert(slots_.data(), shift_, key, value);
+  /// Keys in handler order, null for none (a catch-all handler).
+  dynamic_dispatch_table(const std::vector<const type_id_t*>& keys,
+                         const std::vector<Value>& values)
+    : shift_(dispatch_shift(dispatch_capacity(keys.size()))),
+      slots_(dispatch_capacity(keys.size())) {
+    std::vector<uint8_t> used(slots_.size());
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] != nullptr)
+        dispatch_insert(slots_.data(), used.data(), shift_, keys[i], values[i]);
   }
 
   const Value* find(type_id_list types) const noexcept {
