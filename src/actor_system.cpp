@@ -1,9 +1,9 @@
 #include "troupe/actor_system.hpp"
 
+#include "troupe/detail/parker.hpp"
 #include "troupe/logger.hpp"
 
 #include <algorithm>
-#include <semaphore>
 #include <thread>
 
 namespace troupe {
@@ -143,7 +143,7 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
   // one itself while it enqueues); the actor's destruction wakes the thread
   // with `gone` set, and the thread then no longer touches the actor.
   struct detached_state {
-    std::counting_semaphore<> wakeup{0};
+    detail::parker wakeup;
     std::atomic<bool> gone{false};
   };
   struct destruction_signal {
@@ -152,7 +152,7 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
     std::shared_ptr<detached_state> state;
     ~destruction_signal() {
       state->gone.store(true, std::memory_order_release);
-      state->wakeup.release();
+      state->wakeup.unpark();
     }
   };
   auto state = std::make_shared<detached_state>();
@@ -162,7 +162,7 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
   // with the actor, which fires the signal.
   self->wake_detached = [ctrl, signal = std::make_shared<destruction_signal>(state)] {
     ctrl->strong_ref();
-    signal->state->wakeup.release();
+    signal->state->wakeup.unpark();
   };
   // The thread's reference for the first resume.
   self->ref_resumable();
@@ -176,7 +176,7 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
       ctrl->strong_deref();
       if (res == resumable::resume_result::done)
         return;
-      state->wakeup.acquire();
+      state->wakeup.park();
       if (state->gone.load(std::memory_order_acquire))
         return;
     }

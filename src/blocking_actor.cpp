@@ -32,7 +32,7 @@ void blocking_actor::act() {
 
 void blocking_actor::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
   if (push_to_mailbox(elem, ctx))
-    wakeup_.release();
+    wakeup_.unpark();
 }
 
 void blocking_actor::finish(error reason) {
@@ -52,16 +52,16 @@ mailbox_element_ptr blocking_actor::dequeue(clock::time_point deadline) {
     if (!mailbox_.try_block())
       continue; // a message arrived meanwhile
     if (deadline == clock::time_point::max()) {
-      wakeup_.acquire();
+      wakeup_.park();
       continue;
     }
-    if (wakeup_.try_acquire_until(deadline))
+    if (wakeup_.park_until(deadline))
       continue;
     if (mailbox_.try_unblock())
       return nullptr;
-    // A sender unblocked us as the deadline passed and releases the
-    // semaphore: take that release so the count stays balanced.
-    wakeup_.acquire();
+    // A sender unblocked us as the deadline passed and unparks us: take
+    // that token so that the next wait does not return at once.
+    wakeup_.park();
   }
 }
 

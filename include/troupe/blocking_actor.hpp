@@ -9,12 +9,12 @@
 //     after(std::chrono::seconds(1)) >> [] { ... });
 
 #include "troupe/behavior.hpp"
+#include "troupe/detail/parker.hpp"
 #include "troupe/local_actor.hpp"
 
 #include <chrono>
 #include <exception>
 #include <optional>
-#include <semaphore>
 #include <string>
 #include <vector>
 
@@ -167,7 +167,7 @@ private:
   /// request): nobody waits for it any more.
   bool is_stale_response(const mailbox_element& elem);
 
-  std::counting_semaphore<> wakeup_{0};
+  detail::parker wakeup_;
   mailbox_type::list_type stash_;
   // Requests that timed out before their response came. Their responses
   // are dropped; kept in the stash, they would pile up until the actor

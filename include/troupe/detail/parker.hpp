@@ -10,7 +10,9 @@
 // from any thread.
 //
 // Blocking: the futex system call on Linux (FUTEX_WAIT_PRIVATE and
-// FUTEX_WAKE_PRIVATE on the state word), std::atomic::wait elsewhere. Not
+// FUTEX_WAKE_PRIVATE on the state word; FUTEX_WAIT_BITSET_PRIVATE with an
+// absolute CLOCK_MONOTONIC deadline, the clock of std::chrono::steady_clock,
+// for park_until), std::atomic::wait elsewhere. Not
 // std::atomic::wait on Linux too, because libstdc++ 12 spins and yields before
 // its futex wait and counts waiters in a global table shared by all waiting
 // addresses; a direct futex is one system call on each side and nothing else,
@@ -22,12 +24,16 @@
 // before park() returns. The futex calls carry no ordering of their own.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 #ifdef __linux__
 #  include <linux/futex.h>
 #  include <sys/syscall.h>
+#  include <time.h>
 #  include <unistd.h>
+#else
+#  include <thread>
 #endif
 
 namespace troupe::detail {
@@ -50,6 +56,29 @@ public:
                                          std::memory_order_relaxed))
         return;
       // Spurious return from the futex (EINTR, or a stale wake): block again.
+    }
+  }
+
+  /// Owner thread only. Like park(), but returns false at `deadline` if no
+  /// token came by then.
+  bool park_until(std::chrono::steady_clock::time_point deadline) noexcept {
+    if (state_.fetch_sub(1, std::memory_order_acquire) == notified)
+      return true;
+    for (;;) {
+      wait_while_parked_until(deadline);
+      int32_t expected = notified;
+      if (state_.compare_exchange_strong(expected, empty, std::memory_order_acquire,
+                                         std::memory_order_relaxed))
+        return true;
+      if (std::chrono::steady_clock::now() < deadline)
+        continue; // spurious return
+      // parked -> empty, unless a token arrived just now: then take it.
+      expected = parked;
+      if (state_.compare_exchange_strong(expected, empty, std::memory_order_relaxed,
+                                         std::memory_order_relaxed))
+        return false;
+      state_.exchange(empty, std::memory_order_acquire);
+      return true;
     }
   }
 
@@ -77,12 +106,30 @@ private:
     syscall(SYS_futex, word(), FUTEX_WAIT_PRIVATE, parked, nullptr, nullptr, 0);
   }
 
+  void wait_while_parked_until(std::chrono::steady_clock::time_point deadline) noexcept {
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch());
+    if (ns.count() < 0)
+      return;
+    timespec ts{static_cast<time_t>(ns.count() / 1'000'000'000),
+                static_cast<long>(ns.count() % 1'000'000'000)};
+    // Absolute, on CLOCK_MONOTONIC (no FUTEX_CLOCK_REALTIME flag).
+    syscall(SYS_futex, word(), FUTEX_WAIT_BITSET_PRIVATE, parked, &ts, nullptr,
+            FUTEX_BITSET_MATCH_ANY);
+  }
+
   void wake() noexcept {
     syscall(SYS_futex, word(), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
   }
 #else
   void wait_while_parked() noexcept {
     state_.wait(parked, std::memory_order_relaxed);
+  }
+
+  // No timed atomic wait in the standard: look again every 50 µs.
+  void wait_while_parked_until(std::chrono::steady_clock::time_point deadline) noexcept {
+    while (state_.load(std::memory_order_relaxed) == parked
+           && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::microseconds{50});
   }
 
   void wake() noexcept {
