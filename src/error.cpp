@@ -89,6 +89,19 @@ void error::prepend_context(std::string_view prefix) {
     data_->context.insert(0, prefix);
 }
 
+error error::restore(uint8_t code, type_id_t category, std::string context) {
+  if (code == 0 && context.empty()) {
+    data_.reset();
+    return {};
+  }
+  auto* meta = detail::global_meta_object(category);
+  if (meta == nullptr || meta->code_name == nullptr)
+    return error{errc::invalid_field,
+                 "type ID " + std::to_string(category) + " names no error code enum"};
+  data_ = std::make_unique<data>(data{code, category, std::move(context), meta->code_name});
+  return {};
+}
+
 std::string to_string(const error& x) {
   if (!x.data_)
     return "none";

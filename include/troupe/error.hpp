@@ -74,8 +74,8 @@ enum class exit_reason : uint8_t {
 
 std::string to_string(exit_reason x);
 
-/// Enums usable as error codes. Specialise to `true` for your own enum and
-/// give it a type ID.
+/// Enums usable as error codes. Specialise to `true` for your own enum
+/// (its underlying type must be uint8_t) and give it a type ID.
 template <class T>
 struct is_error_code_enum : std::false_type {};
 
@@ -102,6 +102,8 @@ public:
   template <class Enum>
     requires is_error_code_enum_v<Enum>
   error(Enum code, std::string context) {
+    static_assert(std::is_same_v<std::underlying_type_t<Enum>, uint8_t>,
+                  "troupe: error code enums have uint8_t as underlying type");
     if (static_cast<uint8_t>(code) != 0 || !context.empty())
       data_ = std::make_unique<data>(data{static_cast<uint8_t>(code),
                                           type_id<Enum>::value, std::move(context),
@@ -151,7 +153,32 @@ public:
     return x.code() == static_cast<uint8_t>(y) && x.category() == type_id<Enum>::value;
   }
 
+  /// Code, context and category (the type ID of the code's enum); an empty
+  /// error is code 0 without context or category. Loading rejects a
+  /// category that names no error code enum with errc::invalid_field.
+  template <class Inspector>
+  friend bool inspect(Inspector& f, error& x) {
+    uint8_t code = x.code();
+    if constexpr (Inspector::is_loading) {
+      std::string context;
+      // The category comes last: its setter builds the error.
+      auto get = [&x] { return x.category(); };
+      auto set = [&](type_id_t category) { return x.restore(code, category, std::move(context)); };
+      return f.object(x).fields(f.field("code", code), f.field("context", context),
+                                f.field("category", get, set));
+    } else {
+      type_id_t category = x.category();
+      // Savers only read the fields they are given.
+      auto& context = const_cast<std::string&>(x.context());
+      return f.object(x).fields(f.field("code", code), f.field("context", context),
+                                f.field("category", category));
+    }
+  }
+
 private:
+  /// Sets the parts of a loaded error, or says why they make no error.
+  error restore(uint8_t code, type_id_t category, std::string context);
+
   template <class Enum>
   static std::string code_name_of(uint8_t code) {
     if constexpr (requires(Enum e) { to_string(e); })

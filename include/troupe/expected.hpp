@@ -12,6 +12,10 @@ namespace troupe {
 template <class T>
 class expected {
 public:
+  static_assert(!std::is_same_v<T, troupe::error>,
+                "troupe: expected<error> can't tell a value from a failure; "
+                "return the error itself");
+
   using value_type = T;
 
   template <class U = T>

@@ -13,11 +13,12 @@ void binary_deserializer::set_error(error err) {
   if (err_ || !err)
     return;
   err_ = std::move(err);
-  auto path = path_.to_string();
-  if (!path.empty()) {
-    path += ": ";
-    err_.prepend_context(path);
-  }
+  path_.clear();
+}
+
+const error& binary_deserializer::get_error() const {
+  path_.move_into(err_);
+  return err_;
 }
 
 bool binary_deserializer::read_long_varint(uint64_t& x) {
@@ -98,6 +99,12 @@ bool binary_deserializer::fail_variant_index(uint64_t index, size_t alternatives
   return false;
 }
 
+bool binary_deserializer::fail_nesting() {
+  set_error(make_error(errc::malformed_input, "value nests deeper than "
+                                                + std::to_string(max_nesting) + " levels"));
+  return false;
+}
+
 namespace {
 
 // Destroys the elements built so far if loading stops early; the message
@@ -119,13 +126,21 @@ struct element_guard {
 } // namespace
 
 bool binary_deserializer::value(message& x) {
-  path_.begin_object("message");
+  if (load_message(x)) [[likely]]
+    return true;
+  path_.add_object("message");
+  return false;
+}
+
+bool binary_deserializer::load_message(message& x) {
+  if (!enter())
+    return false;
   size_t count = 0;
   if (!read_count(count, sizeof(type_id_t)))
     return false;
   if (count == 0) {
     x = message{};
-    return true;
+    return leave();
   }
   if (count > 0xFFFF) {
     set_error(make_error(errc::malformed_input,
@@ -183,16 +198,16 @@ bool binary_deserializer::value(message& x) {
   for (size_t i = 0; i < count; ++i) {
     metas[i]->default_construct(ptr);
     ++guard.constructed;
-    path_.push({}, i);
-    if (!metas[i]->load_binary(*this, ptr))
+    if (!metas[i]->load_binary(*this, ptr)) {
+      path_.add_field({}, i);
       return false;
-    path_.pop();
+    }
     ptr += metas[i]->padded_size;
   }
   guard.constructed = 0;
   result.raw()->set_types(types, trivial);
   x = std::move(result);
-  return true;
+  return leave();
 }
 
 } // namespace troupe

@@ -30,7 +30,7 @@ size_t encode_varint(uint64_t x, std::byte* out) {
 void binary_serializer::write_long_varint(uint64_t x) {
   std::byte tmp[10];
   auto n = encode_varint(x, tmp);
-  std::memcpy(grow(n), tmp, n);
+  buf_->insert(buf_->end(), tmp, tmp + n);
 }
 
 void binary_serializer::write_long_double(long double x) {
@@ -46,17 +46,10 @@ bool binary_serializer::value(const message& x) {
     write_varint(0);
     return true;
   }
-  // The count and the type IDs in one resize of the buffer.
-  auto n = types.size();
-  std::byte count[10];
-  auto count_size = encode_varint(n, count);
-  auto* out = grow(count_size + 2 * n);
-  std::memcpy(out, count, count_size);
-  out += count_size;
+  write_varint(types.size());
   for (auto id : types) {
     auto bits = detail::to_little_endian(id);
-    std::memcpy(out, &bits, 2);
-    out += 2;
+    append_small<sizeof(bits)>(&bits);
   }
   auto* ptr = x.raw()->storage();
   for (size_t i = 0; i < types.size(); ++i) {

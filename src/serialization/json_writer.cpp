@@ -84,11 +84,12 @@ void json_writer::set_error(error err) {
   if (err_ || !err)
     return;
   err_ = std::move(err);
-  auto path = path_.to_string();
-  if (!path.empty()) {
-    path += ": ";
-    err_.prepend_context(path);
-  }
+  path_.clear();
+}
+
+const error& json_writer::get_error() const {
+  path_.move_into(err_);
+  return err_;
 }
 
 // -- framing ---------------------------------------------------------------------
@@ -145,10 +146,7 @@ bool json_writer::pop(frame_kind kind) {
   return true;
 }
 
-bool json_writer::begin_object(type_id_t, std::string_view name) {
-  // Only a root object names the path (see json_reader).
-  if (stack_.empty())
-    path_.begin_object(name);
+bool json_writer::begin_object(type_id_t, std::string_view) {
   if (!before_value())
     return false;
   *out_ += '{';
@@ -172,7 +170,6 @@ bool json_writer::begin_field(std::string_view name) {
   if (!obj.first)
     *out_ += ',';
   obj.first = false;
-  path_.push(name);
   if (!write_string(name))
     return false;
   *out_ += ':';
@@ -184,16 +181,12 @@ bool json_writer::begin_field(std::string_view name, bool is_present) {
   if (is_present)
     return begin_field(name);
   // Absent: nothing written, but end_field still pops.
-  path_.push(name);
   push(frame_kind::slot);
   return true;
 }
 
 bool json_writer::end_field() {
-  if (!pop(frame_kind::slot))
-    return false;
-  path_.pop();
-  return true;
+  return pop(frame_kind::slot);
 }
 
 bool json_writer::begin_optional(bool is_present) {
@@ -533,14 +526,19 @@ bool json_writer::value(std::span<const std::byte> x) {
 }
 
 bool json_writer::value(const message& x) {
+  if (write_message(x)) [[likely]]
+    return true;
+  path_.add_object("message");
+  return false;
+}
+
+bool json_writer::write_message(const message& x) {
   if (!before_value())
     return false;
   *out_ += '[';
   push(frame_kind::array);
   auto types = x.types();
   if (!types.empty()) {
-    if (stack_.size() == 1)
-      path_.begin_object("message");
     auto* ptr = x.raw()->storage();
     for (size_t i = 0; i < types.size(); ++i) {
       auto* meta = detail::global_meta_object(types[i]);
@@ -557,10 +555,10 @@ bool json_writer::value(const message& x) {
         return false;
       *out_ += ",\"value\":";
       push(frame_kind::slot);
-      path_.push({}, i);
-      if (!meta->save_json(*this, ptr))
+      if (!meta->save_json(*this, ptr)) {
+        path_.add_field({}, i);
         return false;
-      path_.pop();
+      }
       if (!pop(frame_kind::slot))
         return false;
       *out_ += '}';

@@ -180,6 +180,22 @@ TEST(json_reader, messages_round_trip_with_their_types) {
 
 // -- what the reader accepts -----------------------------------------------------------------
 
+TEST(json_reader, errors_round_trip_with_code_category_and_context) {
+  auto err = troupe::make_error(errc::actor_down, "gone");
+  auto text = json(err);
+  EXPECT_EQ(text, R"({"code":4,"context":"gone","category":100})");
+  // expected<error> would be ambiguous: errors load through the other form.
+  troupe::error back;
+  ASSERT_FALSE(from_json(text, back));
+  EXPECT_EQ(back, err);
+  EXPECT_EQ(to_string(back), "troupe::errc::actor_down: gone");
+  ASSERT_FALSE(from_json(json(troupe::error{}), back));
+  EXPECT_TRUE(back.empty());
+  auto failure = from_json(R"({"code":4,"context":"","category":15})", back);
+  EXPECT_EQ(failure, errc::invalid_field);
+  EXPECT_EQ(failure.context(), "troupe::error.category: type ID 15 names no error code enum");
+}
+
 TEST(json_reader, whitespace_and_field_order_do_not_matter) {
   EXPECT_EQ(load<foo>(" {\n\t\"b\" : 2 ,\r\n \"a\":1 } "), (foo{1, 2}));
 }

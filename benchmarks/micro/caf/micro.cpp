@@ -279,6 +279,7 @@ int main(int argc, char** argv) {
   add("message_builder", message_builder);
   add("pattern_matching", pattern_matching);
   add("or_else", or_else);
+  add("alloc_copy_floor", micro::alloc_copy_floor);
   add("save_foo", [](benchmark::State& st) { save_case(st, micro::foo_value); });
   add("save_bar", [](benchmark::State& st) { save_case(st, micro::bar_value); });
   add("save_msg_2int",

@@ -60,6 +60,10 @@ struct meta_object {
   /// True if `destroy` does nothing: a message of such elements only frees
   /// its memory.
   bool trivially_destructible;
+  /// Enums of one byte, as error codes are: the name of a value (what
+  /// stringify prints). Null for every other type; a loaded error accepts
+  /// only a category that has one.
+  std::string (*code_name)(std::uint8_t code);
   /// Serialization hooks: null for types that have no inspect() (see
   /// troupe/serialization/inspect.hpp); a null hook makes saving or loading
   /// a message with this type an `errc::unsupported_type` error.
@@ -169,12 +173,20 @@ struct meta_object_for {
   static void stringify(std::string& out, const void* ptr) {
     stringify_value(out, *static_cast<const T*>(ptr));
   }
+  static std::string code_name(std::uint8_t code) {
+    std::string out;
+    stringify_value(out, static_cast<T>(code));
+    return out;
+  }
   static constexpr meta_object make(std::string_view name) {
     // Types without a default constructor have none here: a deserializer
     // must not pretend to build one.
     void (*make_default)(void*) = nullptr;
     if constexpr (std::is_default_constructible_v<T>)
       make_default = default_construct;
+    std::string (*name_code)(std::uint8_t) = nullptr;
+    if constexpr (std::is_enum_v<T> && sizeof(T) == 1)
+      name_code = code_name;
     using hooks = meta_object_hooks<T>;
     return meta_object{.type_name = name,
                        .padded_size = padded_size_v<T>,
@@ -184,6 +196,7 @@ struct meta_object_for {
                        .move_construct = move_construct,
                        .stringify = stringify,
                        .trivially_destructible = std::is_trivially_destructible_v<T>,
+                       .code_name = name_code,
                        .save_binary = hooks::save_binary,
                        .load_binary = hooks::load_binary,
                        .save_json = hooks::save_json,

@@ -95,7 +95,8 @@ struct meta_object_hooks {
   X(std::chrono::system_clock::time_point)                                     \
   X(troupe::unit_t)                                                            \
   X(troupe::errc)                                                              \
-  X(troupe::exit_reason)
+  X(troupe::exit_reason)                                                       \
+  X(troupe::error)
 
 #define TROUPE_DECLARE_BUILTIN_HOOKS(type)                                     \
   extern template bool troupe::detail::save_hook<troupe::binary_serializer, type>( \

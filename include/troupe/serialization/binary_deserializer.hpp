@@ -45,6 +45,11 @@ public:
   /// their count is capped instead.
   static constexpr size_t max_empty_elements = 65536;
 
+  /// Sequences, maps and messages nest at most this deep: loading recurses
+  /// once per level, and recursive types (which need one of the three)
+  /// would otherwise let a few hundred KB of input overflow the stack.
+  static constexpr size_t max_nesting = 256;
+
   /// Reads from `input`, which must outlive the deserializer.
   explicit binary_deserializer(std::span<const std::byte> input) noexcept
     : pos_(input.data()), end_(input.data() + input.size()) {}
@@ -60,18 +65,25 @@ public:
     return {pos_, end_};
   }
 
-  /// Keeps the first error and puts the current field path in front of its
-  /// context.
+  /// Keeps the first error.
   void set_error(error err);
 
-  const error& get_error() const noexcept {
-    return err_;
+  /// The first error, with the path to where it happened ("bar.a: ") in
+  /// front of its context.
+  const error& get_error() const;
+
+  // Failures record the path on their way out (see inspect.hpp).
+  void field_failed(std::string_view name) noexcept {
+    path_.add_field(name);
+  }
+
+  void object_failed(std::string_view type_name) noexcept {
+    path_.add_object(type_name);
   }
 
   // -- objects and fields ------------------------------------------------------
 
-  bool begin_object(type_id_t, std::string_view name) noexcept {
-    path_.begin_object(name);
+  bool begin_object(type_id_t, std::string_view) noexcept {
     return true;
   }
 
@@ -79,18 +91,15 @@ public:
     return true;
   }
 
-  bool begin_field(std::string_view name) noexcept {
-    path_.push(name);
+  bool begin_field(std::string_view) noexcept {
     return true;
   }
 
-  bool begin_field(std::string_view name, bool& is_present) {
-    path_.push(name);
+  bool begin_field(std::string_view, bool& is_present) {
     return read_flag(is_present, "presence byte");
   }
 
   bool end_field() noexcept {
-    path_.pop();
     return true;
   }
 
@@ -127,19 +136,19 @@ public:
   }
 
   bool begin_sequence(size_t& size, size_t min_element_size) {
-    return read_count(size, min_element_size);
+    return enter() && read_count(size, min_element_size);
   }
 
   bool end_sequence() noexcept {
-    return true;
+    return leave();
   }
 
   bool begin_associative_array(size_t& size, size_t min_entry_size) {
-    return read_count(size, min_entry_size);
+    return enter() && read_count(size, min_entry_size);
   }
 
   bool end_associative_array() noexcept {
-    return true;
+    return leave();
   }
 
   bool begin_key_value_pair() noexcept {
@@ -213,6 +222,17 @@ public:
   }
 
 private:
+  bool enter() {
+    if (++nesting_ <= max_nesting) [[likely]]
+      return true;
+    return fail_nesting();
+  }
+
+  bool leave() noexcept {
+    --nesting_;
+    return true;
+  }
+
   bool read_flag(bool& x, const char* what) {
     if (pos_ == end_) [[unlikely]]
       return fail_truncated(1);
@@ -233,7 +253,14 @@ private:
       return false;
     if constexpr (sizeof(unit) == 1) {
       auto* first = reinterpret_cast<const unit*>(pos_);
-      x.assign(first, first + n);
+      if constexpr (requires { x.append(first, n); }) {
+        // Strings: clear + append skips assign's aliasing checks (the input
+        // is never inside x).
+        x.clear();
+        x.append(first, n);
+      } else {
+        x.assign(first, first + n);
+      }
       pos_ += n;
     } else {
       x.resize(n);
@@ -256,11 +283,16 @@ private:
   bool fail_count(uint64_t count, size_t min_size);
   bool fail_flag(uint8_t byte, const char* what);
   bool fail_variant_index(uint64_t index, size_t alternatives);
+  bool fail_nesting();
+
+  bool load_message(message& x);
 
   const std::byte* pos_;
   const std::byte* end_;
-  detail::field_path path_;
-  error err_;
+  size_t nesting_ = 0;
+  // get_error() puts the path into the error once, when asked.
+  mutable detail::field_path path_;
+  mutable error err_;
 };
 
 namespace detail {

@@ -42,6 +42,7 @@
 #include <span>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace troupe {
@@ -177,13 +178,13 @@ public:
     requires std::is_arithmetic_v<T>
   bool value(T x) {
     if constexpr (std::is_same_v<T, bool>) {
-      *grow(1) = static_cast<std::byte>(x ? 1 : 0);
+      buf_->push_back(static_cast<std::byte>(x ? 1 : 0));
     } else if constexpr (std::is_same_v<T, long double>) {
       write_long_double(x);
     } else {
       using wire = detail::wire_uint_t<T>;
       auto bits = detail::to_little_endian(std::bit_cast<wire>(x));
-      std::memcpy(grow(sizeof(wire)), &bits, sizeof(wire));
+      append_small<sizeof(wire)>(&bits);
     }
     return true;
   }
@@ -213,30 +214,28 @@ public:
 
   void write_varint(uint64_t x) {
     if (x < 0x80) {
-      *grow(1) = static_cast<std::byte>(x);
+      buf_->push_back(static_cast<std::byte>(x));
       return;
     }
     write_long_varint(x);
   }
 
 private:
-  std::byte* grow(size_t n) {
-    auto old = buf_->size();
-    buf_->resize(old + n);
-    return buf_->data() + old;
+  /// Appends `N` bytes: push_back stays inline, where resize or insert
+  /// call out of line (and resize zero-fills first).
+  template <size_t N>
+  void append_small(const void* data) {
+    auto* src = static_cast<const std::byte*>(data);
+    [&]<size_t... Is>(std::index_sequence<Is...>) {
+      (buf_->push_back(src[Is]), ...);
+    }(std::make_index_sequence<N>{});
   }
 
-  /// A varint length, then `n` bytes, in one resize of the buffer.
+  /// A varint length, then `n` bytes.
   void write_bytes(const void* data, size_t n) {
-    if (n < 0x80) [[likely]] {
-      auto* out = grow(n + 1);
-      *out = static_cast<std::byte>(n);
-      if (n > 0)
-        std::memcpy(out + 1, data, n);
-      return;
-    }
-    write_long_varint(n);
-    std::memcpy(grow(n), data, n);
+    write_varint(n);
+    auto* src = static_cast<const std::byte*>(data);
+    buf_->insert(buf_->end(), src, src + n);
   }
 
   template <class Char>

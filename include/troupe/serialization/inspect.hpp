@@ -64,8 +64,13 @@
 // Both sides:
 //   static constexpr bool is_loading;                 // false: save, true: load
 //   static constexpr bool has_human_readable_format;  // true: enums by name
-//   void set_error(error err);        // keeps the first error; adds the path
-//   const error& get_error() const noexcept;
+//   void set_error(error err);        // keeps the first error
+//   const error& get_error() const;   // with the path in front of its context
+//   (optional) void field_failed(std::string_view name);
+//   (optional) void object_failed(std::string_view type_name);
+//                                     // called as a failure unwinds out of a
+//                                     // field or an object: innermost first,
+//                                     // for the path (detail/field_path.hpp)
 //   bool begin_object(type_id_t type, std::string_view name);
 //                                     // type is invalid_type_id without an ID
 //   bool end_object();
@@ -334,6 +339,21 @@ T& as_mutable(const T& x) noexcept {
 template <class Inspector>
 bool fail(Inspector& f, errc code, std::string context) {
   f.set_error(make_error(code, std::move(context)));
+  return false;
+}
+
+// Cold: what a failure records on its way out of a field or an object.
+template <class Inspector>
+[[gnu::cold]] bool failed_in_field(Inspector& f, std::string_view name) {
+  if constexpr (requires { f.field_failed(name); })
+    f.field_failed(name);
+  return false;
+}
+
+template <class Inspector>
+[[gnu::cold]] bool failed_in_object(Inspector& f, std::string_view type_name) {
+  if constexpr (requires { f.object_failed(type_name); })
+    f.object_failed(type_name);
   return false;
 }
 
@@ -684,6 +704,14 @@ public:
 
   template <class Inspector>
   bool operator()(Inspector& f) {
+    if (apply(f)) [[likely]]
+      return true;
+    return detail::failed_in_field(f, name_);
+  }
+
+private:
+  template <class Inspector>
+  bool apply(Inspector& f) {
     if constexpr (Inspector::is_loading) {
       if constexpr (detail::is_field_ref_v<Access>) {
         return load(f, *access_.ptr);
@@ -699,7 +727,6 @@ public:
     }
   }
 
-private:
   template <class Inspector>
   bool save(Inspector& f, value_type& x) {
     if constexpr (is_optional) {
@@ -778,7 +805,9 @@ public:
 
   template <class... Fields>
   bool fields(Fields&&... fs) {
-    return f_.begin_object(type_, name_) && (fs(f_) && ...) && f_.end_object();
+    if (f_.begin_object(type_, name_) && (fs(f_) && ...) && f_.end_object()) [[likely]]
+      return true;
+    return detail::failed_in_object(f_, name_);
   }
 
 private:

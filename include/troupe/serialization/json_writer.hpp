@@ -100,12 +100,20 @@ public:
   json_writer(const json_writer&) = delete;
   json_writer& operator=(const json_writer&) = delete;
 
-  /// Keeps the first error and puts the current field path in front of its
-  /// context.
+  /// Keeps the first error.
   void set_error(error err);
 
-  const error& get_error() const noexcept {
-    return err_;
+  /// The first error, with the path to where it happened ("bar.a: ") in
+  /// front of its context.
+  const error& get_error() const;
+
+  // Failures record the path on their way out (see inspect.hpp).
+  void field_failed(std::string_view name) noexcept {
+    path_.add_field(name);
+  }
+
+  void object_failed(std::string_view type_name) noexcept {
+    path_.add_object(type_name);
   }
 
   // -- objects and fields ------------------------------------------------------
@@ -222,9 +230,12 @@ private:
   bool write_utf8(std::string_view utf8);
 
   std::string* out_;
+  bool write_message(const message& x);
+
   std::vector<frame> stack_;
-  detail::field_path path_;
-  error err_;
+  // get_error() puts the path into the error once, when asked.
+  mutable detail::field_path path_;
+  mutable error err_;
 };
 
 /// Appends the JSON text of `x` to `out`; on error `out` keeps its old size.
