@@ -97,6 +97,13 @@ bool local_actor::push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx
     case detail::inbox_result::success:
       elem.release();
       return false;
+    case detail::inbox_result::backlog:
+      // We may be what keeps the receiver from running: it may sit in a
+      // slot of our worker that no other worker can take.
+      elem.release();
+      if (ctx != nullptr)
+        ctx->share_private_work();
+      return false;
     case detail::inbox_result::unblocked_reader:
       elem.release();
       return true;

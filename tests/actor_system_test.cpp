@@ -190,6 +190,39 @@ TEST_P(actor_systems, many_actors_spawned_from_actors_all_run) {
   EXPECT_EQ(ran->load(), children);
 }
 
+TEST_P(actor_systems, an_actor_flooded_by_one_long_handler_runs_meanwhile) {
+  // The sender's first message schedules the receiver on the sender's own
+  // worker; the handler then keeps sending and waits for the receiver. It
+  // can see it run only if the runtime hands the receiver to the other
+  // worker when its mailbox backs up.
+  actor_system sys{cfg};
+  auto received = std::make_shared<std::atomic<int>>(0);
+  auto receiver = sys.spawn([received] {
+    return behavior{[received](int) { received->fetch_add(1); }};
+  });
+  constexpr int sends = 1000;
+  auto saw_progress = std::make_shared<std::atomic<bool>>(false);
+  auto sender = sys.spawn([=](event_based_actor* self) {
+    return behavior{[=](int n) {
+      for (int i = 0; i < n; ++i)
+        self->send(receiver, i);
+      auto deadline = std::chrono::steady_clock::now() + patience;
+      while (received->load() == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
+      *saw_progress = received->load() > 0;
+    }};
+  });
+  scoped_actor self{sys};
+  self->send(sender, sends);
+  auto deadline = std::chrono::steady_clock::now() + patience;
+  while (received->load() < sends && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  EXPECT_TRUE(saw_progress->load()) << "the receiver waited for its sender's handler to end";
+  EXPECT_EQ(received->load(), sends);
+  self->send_exit(sender, exit_reason::user_shutdown);
+  self->send_exit(receiver, exit_reason::user_shutdown);
+}
+
 } // namespace
 
 TROUPE_TEST_EVERY_POLICY(actor_systems);

@@ -54,6 +54,11 @@ public:
   virtual bool has_private_work() const noexcept {
     return false;
   }
+
+  /// Called from inside this unit's current job when a mailbox it fills
+  /// backs up: hands the jobs only this unit could run to other threads,
+  /// since the current job may keep the unit busy for long.
+  virtual void share_private_work() {}
 };
 
 } // namespace troupe

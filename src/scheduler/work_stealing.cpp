@@ -10,7 +10,11 @@
 //   answers the actor that just ran stays on this core (a ping-pong runs
 //   without a single wake-up). To stay fair to the deque, a worker takes at
 //   most `max_slot_runs` jobs in a row from the slot while the deque holds
-//   work; then new jobs go to the deque, where thieves see them.
+//   work; then new jobs go to the deque, where thieves see them. And a
+//   job whose sends back up a mailbox (the push reports backlog) moves the
+//   slot and the later queue onto the deque and wakes a worker
+//   (share_private_work): the receiver may wait in the slot behind the very
+//   job that feeds it, e.g. one handler sending a million messages.
 // - A job that returns `resume_later`: the back of the worker's `later`
 //   queue (FIFO, owner only). It runs again after the jobs of the worker's
 //   deque, so a busy actor can't starve its neighbours, but before outside
@@ -236,6 +240,18 @@ public:
 
   bool has_private_work() const noexcept override {
     return next_job != nullptr || !later.empty();
+  }
+
+  /// Moves next_job and the later queue onto the deque, where thieves find
+  /// them, and wakes a worker to take them.
+  void share_private_work() override {
+    if (current_worker != this || !has_private_work())
+      return;
+    if (next_job != nullptr)
+      deque.push(std::exchange(next_job, nullptr));
+    for (; !later.empty(); later.pop_front())
+      deque.push(later.front());
+    parent_.wake_one_if_nobody_searches();
   }
 
   /// Drops the reference kept from the last job that blocked.

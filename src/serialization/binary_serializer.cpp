@@ -2,6 +2,7 @@
 
 #include "troupe/message.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -27,10 +28,24 @@ size_t encode_varint(uint64_t x, std::byte* out) {
 
 } // namespace
 
+void binary_serializer::open_window(size_t n) {
+  // Zeroing is the price of the window: it starts at a cache line and
+  // grows with the bytes written, up to a page, so a small value zeroes
+  // little and a big one opens few windows.
+  auto used = pos_ == nullptr ? buf_->size() : static_cast<size_t>(pos_ - buf_->data());
+  auto needed = used + n;
+  if (needed > buf_->capacity())
+    buf_->reserve(std::max(needed, 2 * buf_->capacity()));
+  auto spare = std::clamp<size_t>(used, 64, 4096);
+  buf_->resize(std::min(buf_->capacity(), needed + spare));
+  pos_ = buf_->data() + used;
+  end_ = buf_->data() + buf_->size();
+}
+
 void binary_serializer::write_long_varint(uint64_t x) {
   std::byte tmp[10];
   auto n = encode_varint(x, tmp);
-  buf_->insert(buf_->end(), tmp, tmp + n);
+  std::memcpy(claim(n), tmp, n);
 }
 
 void binary_serializer::write_long_double(long double x) {
@@ -46,10 +61,11 @@ bool binary_serializer::value(const message& x) {
     write_varint(0);
     return true;
   }
+  call_scope guard{*this};
   write_varint(types.size());
   for (auto id : types) {
     auto bits = detail::to_little_endian(id);
-    append_small<sizeof(bits)>(&bits);
+    std::memcpy(claim(sizeof(bits)), &bits, sizeof(bits));
   }
   auto* ptr = x.raw()->storage();
   for (size_t i = 0; i < types.size(); ++i) {

@@ -487,6 +487,47 @@ TEST_P(scheduler_policy, work_a_busy_worker_schedules_is_taken_by_an_idle_one) {
   EXPECT_EQ(children_started.load(), 2);
 }
 
+TEST_P(scheduler_policy, shared_private_work_is_taken_by_an_idle_worker) {
+  // One child only: with work stealing it waits in the parent's `next`
+  // slot, out of thieves' reach, until share_private_work() (what a backed
+  // up mailbox calls) hands it over.
+  auto s = make(2);
+  s->start();
+  wait_until_every_worker_parked(*s);
+  std::atomic<bool> child_started{false};
+  std::atomic<bool> child_ran_meanwhile{false};
+  test_job child{[&](execution_unit*) {
+    child_started = true;
+    return result::done;
+  }};
+  test_job parent{[&](execution_unit* ctx) {
+    exec_later(ctx, child);
+    ctx->share_private_work();
+    child_ran_meanwhile = spin_until([&] { return child_started.load(); });
+    return result::done;
+  }};
+  schedule(*s, parent);
+  EXPECT_TRUE(eventually([&] { return parent.ref_count() + child.ref_count() == 0; }));
+  s->stop();
+  EXPECT_TRUE(child_ran_meanwhile.load());
+}
+
+TEST_P(scheduler_policy, sharing_without_private_work_is_harmless) {
+  auto s = make(2);
+  s->start();
+  std::atomic<int> runs{0};
+  test_job job{[&](execution_unit* ctx) {
+    ctx->share_private_work();
+    ctx->share_private_work();
+    runs.fetch_add(1);
+    return result::done;
+  }};
+  schedule(*s, job);
+  EXPECT_TRUE(eventually([&] { return job.ref_count() == 0; }));
+  s->stop();
+  EXPECT_EQ(runs.load(), 1);
+}
+
 namespace {
 
 /// A node of a binary tree of jobs: each schedules its two children from

@@ -62,6 +62,11 @@ namespace troupe::detail {
 enum class inbox_result {
   /// Queued; the reader was already scheduled or running.
   success,
+  /// Queued, and the stack now holds exactly `backlog_threshold` nodes: the
+  /// reader, scheduled, has not taken any for a while. Reported once per
+  /// build-up (the count restarts when the reader takes the nodes), so the
+  /// caller can see that the reader waits, e.g. behind the sender itself.
+  backlog,
   /// Queued, and the reader was blocked: the caller must schedule it.
   unblocked_reader,
   /// Not queued: the inbox is closed and the caller still owns the node.
@@ -116,9 +121,14 @@ public:
       desired = reinterpret_cast<uintptr_t>(x) | (n << count_shift);
     } while (!head_.compare_exchange_weak(e, desired, std::memory_order_acq_rel,
                                           std::memory_order_relaxed));
-    return node_of(e) == blocked_tag() ? inbox_result::unblocked_reader
-                                       : inbox_result::success;
+    if (node_of(e) == blocked_tag())
+      return inbox_result::unblocked_reader;
+    return (desired >> count_shift) == backlog_threshold ? inbox_result::backlog
+                                                         : inbox_result::success;
   }
+
+  /// The stack size at which push reports backlog.
+  static constexpr size_t backlog_threshold = 64;
 
   /// Approximate number of queued nodes (exact below 65535).
   size_t size() const noexcept {

@@ -228,7 +228,8 @@ public:
   // -- any thread -------------------------------------------------------------
 
   /// Enqueues `x`. On unblocked_reader the caller must schedule the actor; on
-  /// queue_closed the caller still owns `x` and bounces it.
+  /// queue_closed the caller still owns `x` and bounces it; backlog is a
+  /// success that hints the actor waits to be run.
   inbox_result push(T* x) noexcept {
     return inbox_.push(x);
   }
