@@ -42,7 +42,6 @@
 #include <span>
 #include <string_view>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace troupe {
@@ -245,9 +244,9 @@ private:
   // zeroed bytes [pos_, end_) past them takes the writes with a bounds check
   // and a memcpy each. Appending byte by byte through the vector instead
   // re-reads its end pointer after every byte (a byte store may alias it):
-  // about 2 ns a byte, measured. The window is closed
-  // (the buffer cut to the bytes written) when the outermost public call
-  // returns, so callers never see it.
+  // about 2 ns a byte, measured. The window is closed (the buffer cut to the
+  // bytes written) when the outermost public call returns, so callers never
+  // see it.
 
   /// Counts nested public calls; the outermost closes the window.
   struct call_scope {
