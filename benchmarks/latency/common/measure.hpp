@@ -55,6 +55,13 @@ inline unsigned usable_cpus() noexcept {
   return n > 0 ? static_cast<unsigned>(n) : 1;
 }
 
+/// CPU time the calling thread has used, in nanoseconds.
+inline int64_t thread_cpu_ns() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
 /// The process's clock and kernel accounting at one moment.
 struct usage_snapshot {
   int64_t wall_ns = 0;
