@@ -28,18 +28,12 @@ size_t encode_varint(uint64_t x, std::byte* out) {
 
 } // namespace
 
-void binary_serializer::open_window(size_t n) {
-  // Zeroing is the price of the window: it starts at a cache line and
-  // grows with the bytes written, up to a page, so a small value zeroes
-  // little and a big one opens few windows.
-  auto used = pos_ == nullptr ? buf_->size() : static_cast<size_t>(pos_ - buf_->data());
-  auto needed = used + n;
-  if (needed > buf_->capacity())
-    buf_->reserve(std::max(needed, 2 * buf_->capacity()));
-  auto spare = std::clamp<size_t>(used, 64, 4096);
-  buf_->resize(std::min(buf_->capacity(), needed + spare));
-  pos_ = buf_->data() + used;
-  end_ = buf_->data() + buf_->size();
+void binary_serializer::open_stage() {
+  close_stage();
+  if (buf_->capacity() - buf_->size() < stage_size)
+    buf_->reserve(std::max(buf_->size() + stage_size, 2 * buf_->capacity()));
+  pos_ = stage_;
+  end_ = stage_ + stage_size;
 }
 
 void binary_serializer::write_long_varint(uint64_t x) {

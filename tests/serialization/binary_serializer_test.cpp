@@ -183,6 +183,36 @@ TEST(binary_serializer, a_cleared_buffer_is_reused_without_reallocation) {
   EXPECT_EQ(buf.data(), data);
 }
 
+TEST(binary_serializer, long_output_and_long_strings_keep_every_byte_in_order) {
+  // Far more than the serializer stages at once, and strings on both sides
+  // of that size, between small values.
+  std::vector<std::string> texts;
+  for (size_t n : {0, 1, 127, 128, 129, 300, 5000})
+    texts.emplace_back(n, static_cast<char>('a' + n % 26));
+  std::vector<uint32_t> numbers;
+  for (uint32_t i = 0; i < 1000; ++i)
+    numbers.push_back(i * 2654435761u);
+  byte_buffer expected = bytes({7});
+  for (auto& text : texts) {
+    auto n = text.size();
+    for (; n >= 0x80; n >>= 7)
+      expected.push_back(static_cast<std::byte>((n & 0x7F) | 0x80));
+    expected.push_back(static_cast<std::byte>(n));
+    for (auto c : text)
+      expected.push_back(static_cast<std::byte>(c));
+  }
+  expected.insert(expected.end(), {std::byte{0xE8}, std::byte{0x07}}); // 1000
+  for (auto x : numbers)
+    for (int shift = 0; shift < 32; shift += 8)
+      expected.push_back(static_cast<std::byte>((x >> shift) & 0xFF));
+  byte_buffer buf;
+  troupe::binary_serializer sink{buf};
+  ASSERT_TRUE(sink.apply(texts));
+  EXPECT_EQ(sink.buffer().size(), expected.size() - 2 - 4000);
+  ASSERT_TRUE(sink.apply(numbers));
+  EXPECT_EQ(sink.buffer(), expected);
+}
+
 TEST(binary_serializer, an_inspector_keeps_the_first_error) {
   byte_buffer buf;
   troupe::binary_serializer sink{buf};
