@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
   troupe::actor_system system{cfg};
   sys = &system;
   auto add = [](const char* name, void (*fn)(benchmark::State&)) {
-    benchmark::RegisterBenchmark(name, fn)->UseRealTime();
+    return benchmark::RegisterBenchmark(name, fn)->UseRealTime();
   };
   add("make_message", make_message);
   add("message_builder", message_builder);
@@ -244,7 +244,7 @@ int main(int argc, char** argv) {
     load_case(st, troupe::make_message(int32_t{1}, int32_t{2}), is_two_ints);
   });
   add("spawn_and_await", spawn_and_await);
-  add("int_queue", int_queue);
+  add("int_queue", int_queue)->Iterations(micro::int_queue_iterations);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
