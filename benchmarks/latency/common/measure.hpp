@@ -94,14 +94,20 @@ struct interval_usage {
   double ctx_switches = 0;
 };
 
+/// `cpu_ns` of CPU time over `wall_ns` of wall time, as a share of all
+/// usable CPUs (100 = all busy).
+inline double percent_of_machine(int64_t cpu_ns, int64_t wall_ns) noexcept {
+  return static_cast<double>(cpu_ns) / static_cast<double>(wall_ns)
+         / static_cast<double>(usable_cpus()) * 100.0;
+}
+
 inline interval_usage usage_between(const usage_snapshot& from, const usage_snapshot& to) {
   interval_usage result;
   auto wall = static_cast<double>(to.wall_ns - from.wall_ns);
   if (wall <= 0)
     return result;
   result.seconds = wall / 1e9;
-  result.cpu_percent = static_cast<double>(to.cpu_ns - from.cpu_ns) / wall
-                       / static_cast<double>(usable_cpus()) * 100.0;
+  result.cpu_percent = percent_of_machine(to.cpu_ns - from.cpu_ns, to.wall_ns - from.wall_ns);
   result.ctx_switches = static_cast<double>(to.voluntary_switches - from.voluntary_switches)
                         / result.seconds;
   return result;

@@ -206,9 +206,7 @@ public:
     // The generator's own share of `cpu`: its timed sleeps cost the same in
     // every system, and on a VM they are most of the CPU at low rates.
     if (used.seconds > 0)
-      emit(id, "cpu_generator",
-           static_cast<double>(generator_cpu_ns_) / (used.seconds * 1e9)
-             / static_cast<double>(usable_cpus()) * 100.0,
+      emit(id, "cpu_generator", percent_of_machine(generator_cpu_ns_, end_.wall_ns - start_.wall_ns),
            "%");
     emit(id, "ctx_switches", used.ctx_switches, "1/s");
   }
