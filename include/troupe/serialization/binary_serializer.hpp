@@ -85,10 +85,6 @@ public:
   binary_serializer(const binary_serializer&) = delete;
   binary_serializer& operator=(const binary_serializer&) = delete;
 
-  ~binary_serializer() {
-    close_stage();
-  }
-
   /// The buffer, holding exactly the bytes written so far.
   byte_buffer& buffer() noexcept {
     close_stage();
