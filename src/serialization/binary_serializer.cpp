@@ -28,12 +28,21 @@ size_t encode_varint(uint64_t x, std::byte* out) {
 
 } // namespace
 
+void binary_serializer::close_stage() noexcept {
+  if (pos_ == nullptr)
+    return;
+  if (pos_ != stage_)
+    buf_->insert(buf_->end(), stage_, pos_); // room reserved: no allocation
+  pos_ = end_ = nullptr;
+}
+
 void binary_serializer::open_stage() {
   close_stage();
-  if (buf_->capacity() - buf_->size() < stage_size)
-    buf_->reserve(std::max(buf_->size() + stage_size, 2 * buf_->capacity()));
-  pos_ = stage_;
-  end_ = stage_ + stage_size;
+  start_stage();
+}
+
+void binary_serializer::reserve_stage() {
+  buf_->reserve(std::max(buf_->size() + stage_size, 2 * buf_->capacity()));
 }
 
 void binary_serializer::write_long_varint(uint64_t x) {

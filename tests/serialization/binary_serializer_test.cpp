@@ -213,6 +213,23 @@ TEST(binary_serializer, long_output_and_long_strings_keep_every_byte_in_order) {
   EXPECT_EQ(sink.buffer(), expected);
 }
 
+TEST(binary_serializer, short_strings_of_every_length_keep_every_byte) {
+  // Strings up to 16 bytes take a copy of two overlapping words; every byte
+  // differs, so a misplaced word shows.
+  for (size_t n = 0; n <= 20; ++n) {
+    std::string text;
+    for (size_t i = 0; i < n; ++i)
+      text.push_back(static_cast<char>('A' + i));
+    byte_buffer expected = bytes({static_cast<int>(n)});
+    for (auto c : text)
+      expected.push_back(static_cast<std::byte>(c));
+    byte_buffer buf;
+    troupe::binary_serializer sink{buf};
+    ASSERT_TRUE(sink.apply(text));
+    EXPECT_EQ(buf, expected) << "length " << n;
+  }
+}
+
 TEST(binary_serializer, an_inspector_keeps_the_first_error) {
   byte_buffer buf;
   troupe::binary_serializer sink{buf};
