@@ -90,10 +90,23 @@ thread_local cache_guard guard;
 
 thread_local bool guard_registered = false;
 
+/// Registers the calling thread's exit cleanup on first use; false once the
+/// thread is exiting and its cache is gone.
+bool open_cache() noexcept {
+  if (thread_cache.open)
+    return true;
+  if (guard_registered)
+    return false;
+  guard_registered = true;
+  static_cast<void>(&guard); // registers the thread-exit cleanup
+  thread_cache.open = true;
+  return true;
+}
+
 } // namespace
 
 void* cached_allocate_slow(size_t size) {
-  if (!thread_cache_enabled || size > thread_cache_max_block)
+  if (!thread_cache_enabled || size > thread_cache_max_block || !open_cache())
     return ::operator new(size);
   auto index = thread_cache_class(size);
   auto& c = thread_cache.classes[index];
@@ -106,7 +119,14 @@ void* cached_allocate_slow(size_t size) {
     c.active = batch;
     return c.active.pop();
   }
-  return ::operator new(class_size(index));
+  auto* result = ::operator new(class_size(index));
+  for (size_t i = 1; i < thread_cache_refill; ++i) {
+    auto* block = ::operator new(class_size(index), std::nothrow);
+    if (block == nullptr)
+      break;
+    c.active.push(block);
+  }
+  return result;
 }
 
 void cached_deallocate_slow(void* ptr, size_t size) noexcept {
@@ -114,14 +134,9 @@ void cached_deallocate_slow(void* ptr, size_t size) noexcept {
     ::operator delete(ptr);
     return;
   }
-  if (!thread_cache.open) {
-    if (guard_registered) { // the thread is exiting: its cache is gone
-      ::operator delete(ptr);
-      return;
-    }
-    guard_registered = true;
-    static_cast<void>(&guard); // registers the thread-exit cleanup
-    thread_cache.open = true;
+  if (!open_cache()) {
+    ::operator delete(ptr);
+    return;
   }
   auto index = thread_cache_class(size);
   auto& c = thread_cache.classes[index];

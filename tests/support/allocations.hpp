@@ -12,7 +12,7 @@
 //
 // `each_allocation_failing(f, g)` runs `f` once per allocation it makes,
 // failing that allocation, until `f` runs through; `g` checks the state after
-// each failure.
+// each failure. Only throwing allocations count: nothrow ones never fail.
 //
 // Single-threaded use only: the failure countdown is not synchronised with
 // other threads (tests that include this spawn none).
@@ -126,6 +126,19 @@ void* operator new(std::size_t size) {
   auto* base = static_cast<std::byte*>(std::malloc(size + prefix));
   if (base == nullptr)
     throw std::bad_alloc{};
+  *reinterpret_cast<std::size_t*>(base) = size;
+  troupe_test::allocations::allocated(size);
+  return base + prefix;
+}
+
+// Never made to fail: a nothrow allocation is one its caller can do without
+// (the thread cache's refill), so failing it would only end the countdown
+// early, before the allocations that matter.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  using troupe_test::detail::prefix;
+  auto* base = static_cast<std::byte*>(std::malloc(size + prefix));
+  if (base == nullptr)
+    return nullptr;
   *reinterpret_cast<std::size_t*>(base) = size;
   troupe_test::allocations::allocated(size);
   return base + prefix;

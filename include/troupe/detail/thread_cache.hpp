@@ -25,6 +25,12 @@ inline constexpr size_t thread_cache_max_block = 256;
 /// Blocks per batch moved between a thread and the depot.
 inline constexpr size_t thread_cache_batch = 256;
 
+/// Blocks a thread takes from the allocator at once when it has none cached
+/// and the depot none to give. A thread whose blocks are freed elsewhere (one
+/// that only sends) would otherwise call the allocator for every message, and
+/// after a long sleep that cold call alone costs microseconds.
+inline constexpr size_t thread_cache_refill = 32;
+
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 inline constexpr bool thread_cache_enabled = false;
 #else
