@@ -245,7 +245,8 @@ private:
   // instead re-reads its end pointer after every byte (a byte store may alias
   // it): about 2 ns a byte, measured. Opening a stage reserves room for all
   // of it in the buffer, so the insert never allocates and closing can't
-  // throw.
+  // throw. The constructor opens the first stage, so the common case (one
+  // apply() per serializer) makes no out-of-line call until the close.
 
   static constexpr size_t stage_size = 128;
 
@@ -282,6 +283,7 @@ private:
     end_ = stage_ + stage_size;
   }
 
+  /// Grows the buffer so that a full stage fits beyond its size.
   void reserve_stage();
 
   /// Appends the staged bytes to the buffer. Out of line, so that the
