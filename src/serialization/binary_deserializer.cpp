@@ -196,12 +196,11 @@ bool binary_deserializer::load_message(message& x) {
   element_guard guard{metas, base};
   auto* ptr = base;
   for (size_t i = 0; i < count; ++i) {
-    metas[i]->default_construct(ptr);
-    ++guard.constructed;
     if (!metas[i]->load_binary(*this, ptr)) {
       path_.add_field({}, i);
       return false;
     }
+    ++guard.constructed;
     ptr += metas[i]->padded_size;
   }
   guard.constructed = 0;

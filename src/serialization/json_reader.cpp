@@ -1037,12 +1037,13 @@ bool json_reader::value(message& x) {
   for (size_t i = 0; i < count; ++i) {
     node e;
     next(*this, d.stack, e); // for the path: [i]
-    metas[i]->default_construct(ptr);
-    ++guard.constructed;
     frame f{frame_kind::slot};
     f.value.elem = values[i];
     d.stack.push_back(f);
-    if (!metas[i]->load_json(*this, ptr) || !pop(*this, d.stack, frame_kind::slot))
+    if (!metas[i]->load_json(*this, ptr))
+      return false;
+    ++guard.constructed;
+    if (!pop(*this, d.stack, frame_kind::slot))
       return false;
     ptr += metas[i]->padded_size;
   }

@@ -66,7 +66,9 @@ struct meta_object {
   std::string (*code_name)(std::uint8_t code);
   /// Serialization hooks: null for types that have no inspect() (see
   /// troupe/serialization/inspect.hpp); a null hook makes saving or loading
-  /// a message with this type an `errc::unsupported_type` error.
+  /// a message with this type an `errc::unsupported_type` error. The load
+  /// hooks construct the value in raw storage (see load_hook); call them
+  /// only if default_construct is set.
   bool (*save_binary)(binary_serializer& sink, const void* ptr);
   bool (*load_binary)(binary_deserializer& source, void* ptr);
   bool (*save_json)(json_writer& sink, const void* ptr);
