@@ -12,10 +12,15 @@
 //
 // `each_allocation_failing(f, g)` runs `f` once per allocation it makes,
 // failing that allocation, until `f` runs through; `g` checks the state after
-// each failure. Only throwing allocations count: nothrow ones never fail.
+// each failure. Only throwing allocations count: nothrow ones never fail,
+// unless `fail_nothrow(true)` says so.
 //
-// Single-threaded use only: the failure countdown is not synchronised with
-// other threads (tests that include this spawn none).
+// `count_size(n)` counts the blocks of exactly `n` bytes allocated
+// (`counted_news()`) and not yet freed (`counted_live()`), for the thread
+// cache's own tests.
+//
+// The failure countdown is not synchronised: arm it only while no other
+// thread allocates. The counters are atomic.
 
 #include "troupe/detail/thread_cache.hpp"
 
@@ -67,22 +72,56 @@ public:
     largest_.store(0, std::memory_order_relaxed);
   }
 
+  /// Makes every nothrow allocation return null (true) or succeed (false).
+  static void fail_nothrow(bool on) noexcept {
+    nothrow_fails_.store(on, std::memory_order_relaxed);
+  }
+
+  static bool nothrow_fails() noexcept {
+    return nothrow_fails_.load(std::memory_order_relaxed);
+  }
+
+  /// Counts the blocks of exactly `size` bytes from now on (0: none).
+  static void count_size(std::size_t size) noexcept {
+    counted_size_.store(size, std::memory_order_relaxed);
+  }
+
+  /// Blocks of the counted size allocated so far.
+  static long counted_news() noexcept {
+    return counted_news_.load(std::memory_order_relaxed);
+  }
+
+  /// Blocks of the counted size allocated and not yet freed.
+  static long counted_live() noexcept {
+    return counted_live_.load(std::memory_order_relaxed);
+  }
+
   static void allocated(std::size_t size) noexcept {
     if (size > largest_.load(std::memory_order_relaxed))
       largest_.store(size, std::memory_order_relaxed);
     if (size > large_block)
       large_live_.fetch_add(1, std::memory_order_relaxed);
+    if (size == counted_size_.load(std::memory_order_relaxed)) {
+      counted_news_.fetch_add(1, std::memory_order_relaxed);
+      counted_live_.fetch_add(1, std::memory_order_relaxed);
+    }
   }
 
   static void freed(std::size_t size) noexcept {
     if (size > large_block)
       large_live_.fetch_sub(1, std::memory_order_relaxed);
+    if (size == counted_size_.load(std::memory_order_relaxed))
+      counted_live_.fetch_sub(1, std::memory_order_relaxed);
   }
 
 private:
   static inline std::atomic<long> large_live_{0};
   static inline std::atomic<std::size_t> largest_{0};
   static inline long countdown_ = -1;
+  static inline std::atomic<bool> nothrow_fails_{false};
+  static inline std::atomic<std::size_t> counted_size_{0};
+  static inline std::atomic<long> counted_news_{0};
+  static inline std::atomic<long> counted_live_{0};
 };
 
 /// Runs `f` with its first, second, ... allocation failing until it returns
@@ -109,6 +148,17 @@ namespace detail {
 // them; the prefix keeps the 16-byte alignment operator new promises.
 inline constexpr std::size_t prefix = 16;
 
+/// A block of `size` bytes behind its size prefix, counted; null if malloc
+/// fails.
+inline void* counted_malloc(std::size_t size) noexcept {
+  auto* base = static_cast<std::byte*>(std::malloc(size + prefix));
+  if (base == nullptr)
+    return nullptr;
+  *reinterpret_cast<std::size_t*>(base) = size;
+  allocations::allocated(size);
+  return base + prefix;
+}
+
 } // namespace detail
 
 } // namespace troupe_test
@@ -120,28 +170,20 @@ inline constexpr std::size_t prefix = 16;
 #endif
 
 void* operator new(std::size_t size) {
-  using troupe_test::detail::prefix;
   if (!troupe_test::allocations::admit())
     throw std::bad_alloc{};
-  auto* base = static_cast<std::byte*>(std::malloc(size + prefix));
-  if (base == nullptr)
-    throw std::bad_alloc{};
-  *reinterpret_cast<std::size_t*>(base) = size;
-  troupe_test::allocations::allocated(size);
-  return base + prefix;
+  if (auto* ptr = troupe_test::detail::counted_malloc(size))
+    return ptr;
+  throw std::bad_alloc{};
 }
 
-// Never made to fail: a nothrow allocation is one its caller can do without
-// (the thread cache's refill), so failing it would only end the countdown
-// early, before the allocations that matter.
+// Not part of the countdown: a nothrow allocation is one its caller can do
+// without (the thread cache's refill), so failing it would only end the
+// countdown early, before the allocations that matter.
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  using troupe_test::detail::prefix;
-  auto* base = static_cast<std::byte*>(std::malloc(size + prefix));
-  if (base == nullptr)
+  if (troupe_test::allocations::nothrow_fails())
     return nullptr;
-  *reinterpret_cast<std::size_t*>(base) = size;
-  troupe_test::allocations::allocated(size);
-  return base + prefix;
+  return troupe_test::detail::counted_malloc(size);
 }
 
 void operator delete(void* ptr) noexcept {
