@@ -3,6 +3,10 @@
 #include <mutex>
 #include <vector>
 
+#if TROUPE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 // The slow paths and the depot (see the header for the design). The depot
 // moves blocks freed by a receiver's worker back to the senders' workers in
 // batches, at one mutex operation per batch instead of one cross-thread
@@ -13,6 +17,13 @@ namespace troupe::detail {
 thread_local constinit thread_cache_state thread_cache;
 
 namespace {
+
+#if TROUPE_MIMALLOC
+// A reference to libmimalloc, so a linker run with --as-needed keeps it in
+// every program that sends messages: its malloc replaces libc's only if the
+// program depends on it.
+[[gnu::used]] constexpr auto* keep_mimalloc = &mi_version;
+#endif
 
 constexpr size_t num_classes = 4;
 

@@ -12,7 +12,9 @@
 // lists run dry takes a batch from the depot before it asks the allocator
 // (src/detail/thread_cache.cpp). The fast paths below touch only the calling
 // thread's lists. Under ASan or TSan nothing is cached, so the sanitizers see
-// every allocation.
+// every allocation. Behind the caches is operator new, which is mimalloc's
+// unless Troupe is built with TROUPE_MIMALLOC=OFF: it keeps a page's blocks
+// together when they come back from another thread.
 
 #include <array>
 #include <cstddef>
