@@ -23,8 +23,7 @@ public:
   caf::behavior make_behavior() override {
     return {
       [this](int64_t t_gen, int64_t t_hop) {
-        run_->hop_arrived(index_, t_hop);
-        caf_compat::tell(this, next_, t_gen, latency::now_ns());
+        caf_compat::tell(this, next_, t_gen, run_->hop_arrived(index_, t_hop));
         if (++forwarded_ == run_->options().messages)
           quit();
       },

@@ -129,9 +129,13 @@ public:
   }
 
   /// Receiver `index` (stage 1..N; N + 1 is the collector) got a message
-  /// whose hop began at `t_hop`.
-  void hop_arrived(size_t index, int64_t t_hop) noexcept {
-    hops_[index - 1].record(now_ns() - t_hop);
+  /// whose hop began at `t_hop`; returns the clock reading that ended the hop,
+  /// which a stage sends on as the next hop's `t_hop`. One reading per hop:
+  /// at high rates a second one cost as much CPU as the runtime's own work.
+  int64_t hop_arrived(size_t index, int64_t t_hop) noexcept {
+    auto now = now_ns();
+    hops_[index - 1].record(now - t_hop);
+    return now;
   }
 
   /// The collector got (t_gen, t_hop); true if it was the last message.

@@ -28,8 +28,7 @@ protected:
   troupe::behavior make_behavior() override {
     return {
       [this](int64_t t_gen, int64_t t_hop) {
-        run_->hop_arrived(index_, t_hop);
-        send(next_, t_gen, latency::now_ns());
+        send(next_, t_gen, run_->hop_arrived(index_, t_hop));
         if (++forwarded_ == run_->options().messages)
           quit();
       },
