@@ -40,11 +40,12 @@ inline const bar bar_value{foo{1, 2}, "three"};
 /// Integers one actor sends another per iteration of `int_queue`.
 inline constexpr int32_t int_queue_ints = 1'000'000;
 
-/// Iterations of `int_queue` per repetition, the same in every program. The
-/// time per int grows from one iteration to the next (a million messages in
-/// flight fragment the heap: measured 73 ms for the first and about 200 ms
-/// for the 25th in Troupe, 229 and about 500 in CAF 1.1), so a count set by
-/// time would make the faster system run more, and slower, iterations.
+/// Iterations of `int_queue` per repetition, the same in every program. On
+/// glibc's malloc the time per int grows from one iteration to the next (a
+/// million messages in flight fragment the heap: CAF 1.1 measured 229 ms for
+/// the first and about 500 for the 25th; Troupe, before it linked mimalloc,
+/// 73 and about 200), so a count set by time would make the faster system
+/// run more, and slower, iterations.
 inline constexpr int64_t int_queue_iterations = 3;
 
 /// Buffer capacity reserved before each save, as in CAF's benchmarks.
