@@ -405,10 +405,11 @@ TEST(mailbox_queue, the_actor_can_move_to_whichever_thread_unblocked_it) {
   bool running = false;
   std::atomic<uint64_t> runs{0}; // relaxed: must not order anything itself
   std::atomic<uint32_t> finished{0};
-  auto run_actor = [&] {
+  // Returns the number of this run.
+  auto run_actor = [&]() -> uint64_t {
     EXPECT_FALSE(running) << "two threads run the actor at once";
     running = true;
-    runs.fetch_add(1, std::memory_order_relaxed);
+    auto mine = runs.fetch_add(1, std::memory_order_relaxed) + 1;
     for (;;) {
       // Handle at most a few messages, put one back, like a skip handler.
       for (int i = 0; i < 16; ++i) {
@@ -426,7 +427,7 @@ TEST(mailbox_queue, the_actor_can_move_to_whichever_thread_unblocked_it) {
         continue;
       running = false;
       if (q.try_block())
-        return;
+        return mine;
       running = true;
     }
   };
@@ -437,10 +438,11 @@ TEST(mailbox_queue, the_actor_can_move_to_whichever_thread_unblocked_it) {
       for (auto& x : msgs[p]) {
         if (q.push(&x) != inbox_result::unblocked_reader)
           continue;
-        run_actor();
         // Hand the actor to another thread next time, unless all others are
-        // done.
-        auto mine = runs.load(std::memory_order_relaxed);
+        // done. The wait is for a run after this thread's own: a count read
+        // after run_actor returned may already include another thread's run,
+        // and two threads waiting for the same later run would wait forever.
+        auto mine = run_actor();
         while (runs.load(std::memory_order_relaxed) == mine
                && finished.load(std::memory_order_relaxed) < num_producers - 1)
           std::this_thread::yield();
