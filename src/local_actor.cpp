@@ -1,6 +1,7 @@
 #include "troupe/local_actor.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/detail/hot.hpp"
 #include "troupe/logger.hpp"
 
 namespace troupe {
@@ -40,7 +41,7 @@ response_promise local_actor::make_response_promise() {
   return response_promise{self_ptr(), current_element_->sender, mid};
 }
 
-void local_actor::deliver(actor_control_block* dest, mailbox_element_ptr elem) {
+TROUPE_HOT void local_actor::deliver(actor_control_block* dest, mailbox_element_ptr elem) {
   if (dest == nullptr) {
     bounce(std::move(elem), error{errc::invalid_argument, "invalid actor handle"},
            system(), context_);
@@ -92,7 +93,7 @@ void local_actor::respond(mailbox_element& req, detail::handler_result& res) {
                              context_);
 }
 
-bool local_actor::push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx) {
+TROUPE_HOT bool local_actor::push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx) {
   switch (mailbox_.push(elem.get())) {
     case detail::inbox_result::success:
       elem.release();

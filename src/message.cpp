@@ -1,5 +1,6 @@
 #include "troupe/message.hpp"
 
+#include "troupe/detail/hot.hpp"
 #include "troupe/detail/thread_cache.hpp"
 
 #include <memory>
@@ -10,7 +11,7 @@ namespace troupe::detail {
 static_assert(element_alignment <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
               "plain operator new must align message elements");
 
-message_data* message_data::allocate(size_t total_size) {
+TROUPE_HOT message_data* message_data::allocate(size_t total_size) {
   auto size = header_size + total_size;
   if (size >= (size_t{1} << 31))
     throw std::length_error("troupe: message larger than 2 GiB");
@@ -24,7 +25,7 @@ size_t message_data::offset_of(size_t index) const noexcept {
   return offset;
 }
 
-void message_data::destroy() noexcept {
+TROUPE_HOT void message_data::destroy() noexcept {
   // The loop over the elements lives in its own function (a tail call), so
   // that freeing a message of trivial elements saves no registers.
   if (!trivial()) {

@@ -1,6 +1,7 @@
 #include "troupe/scheduled_actor.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/detail/hot.hpp"
 #include "troupe/logger.hpp"
 
 #include <algorithm>
@@ -47,7 +48,7 @@ behavior scheduled_actor::initial_behavior() {
 
 // -- enqueue and resume ----------------------------------------------------------
 
-void scheduled_actor::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
+TROUPE_HOT void scheduled_actor::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
   if (!push_to_mailbox(elem, ctx))
     return;
   // We were blocked: this sender schedules us (with a reference for the
@@ -64,7 +65,8 @@ void scheduled_actor::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
   system().scheduler().schedule(this);
 }
 
-resumable::resume_result scheduled_actor::resume(execution_unit* ctx, size_t max_throughput) {
+TROUPE_HOT resumable::resume_result scheduled_actor::resume(execution_unit* ctx,
+                                                      size_t max_throughput) {
   context_ = ctx;
   if (!initialized_) {
     initialized_ = true;
@@ -151,7 +153,7 @@ void scheduled_actor::finish_if_idle() {
 
 // -- consuming messages --------------------------------------------------------------
 
-scheduled_actor::consume_result scheduled_actor::consume(mailbox_element_ptr& elem) {
+TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_element_ptr& elem) {
   current_element_ = elem.get();
   consume_result result;
   try {
@@ -199,7 +201,8 @@ scheduled_actor::handle_system_message(mailbox_element_ptr& elem) {
   return invoke_behavior(elem);
 }
 
-scheduled_actor::consume_result scheduled_actor::invoke_behavior(mailbox_element_ptr& elem) {
+TROUPE_HOT scheduled_actor::consume_result
+scheduled_actor::invoke_behavior(mailbox_element_ptr& elem) {
   auto& msg = elem->payload;
   detail::handler_result res;
   if (bhvr_stack_.empty() || !bhvr_stack_.back().invoke(msg, res)) {

@@ -15,6 +15,7 @@
 
 #include "troupe/detail/callable_trait.hpp"
 #include "troupe/detail/dispatch_table.hpp"
+#include "troupe/detail/hot.hpp"
 #include "troupe/detail/thread_cache.hpp"
 #include "troupe/message.hpp"
 #include "troupe/result.hpp"
@@ -239,7 +240,7 @@ public:
 
   explicit handlers_impl(Fs... fs) : fs_(std::move(fs)...) {}
 
-  bool invoke(message& msg, handler_result& out) override {
+  TROUPE_HOT bool invoke(message& msg, handler_result& out) override {
     if constexpr (catch_all > 0) {
       if (auto* fn = handler_table<Fs...>.find(msg.types())) {
         (*fn)(this, msg, out);

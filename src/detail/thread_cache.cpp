@@ -1,5 +1,7 @@
 #include "troupe/detail/thread_cache.hpp"
 
+#include "troupe/detail/hot.hpp"
+
 #include <mutex>
 #include <vector>
 
@@ -116,7 +118,7 @@ bool open_cache() noexcept {
 
 } // namespace
 
-void* cached_allocate_slow(size_t size) {
+TROUPE_HOT void* cached_allocate_slow(size_t size) {
   if (!thread_cache_enabled || size > thread_cache_max_block || !open_cache())
     return ::operator new(size);
   auto index = thread_cache_class(size);
@@ -140,7 +142,7 @@ void* cached_allocate_slow(size_t size) {
   return result;
 }
 
-void cached_deallocate_slow(void* ptr, size_t size) noexcept {
+TROUPE_HOT void cached_deallocate_slow(void* ptr, size_t size) noexcept {
   if (!thread_cache_enabled || size > thread_cache_max_block) {
     ::operator delete(ptr);
     return;

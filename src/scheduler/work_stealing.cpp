@@ -101,6 +101,7 @@
 #include "troupe/detail/chase_lev_deque.hpp"
 #include "troupe/detail/cpu_relax.hpp"
 #include "troupe/detail/full_fence.hpp"
+#include "troupe/detail/hot.hpp"
 #include "troupe/detail/injection_queue.hpp"
 #include "troupe/detail/parker.hpp"
 #include "troupe/detail/thread_name.hpp"
@@ -352,7 +353,7 @@ work_stealing::state::state(const scheduler_config& config)
     workers.push_back(std::make_unique<worker>(*this, i));
 }
 
-void work_stealing::state::push_local(worker& w, resumable* job) {
+TROUPE_HOT void work_stealing::state::push_local(worker& w, resumable* job) {
   if (w.next_job == nullptr) {
     if (w.slot_runs < max_slot_runs || w.deque.size_approx() == 0) {
       w.next_job = job;
@@ -365,7 +366,7 @@ void work_stealing::state::push_local(worker& w, resumable* job) {
   wake_one_if_nobody_searches();
 }
 
-void work_stealing::state::push_injected(resumable* job) {
+TROUPE_HOT void work_stealing::state::push_injected(resumable* job) {
   if (!injection.push(job)) {
     job->deref_resumable(); // Stopped: drop it.
     return;
@@ -383,14 +384,14 @@ void work_stealing::state::signal_next_sleeper() {
     w.event.cv.notify_one();
 }
 
-void work_stealing::state::wake_one_if_nobody_searches() {
+TROUPE_HOT void work_stealing::state::wake_one_if_nobody_searches() {
   detail::full_fence(); // Order the push before the load of idle.
   auto x = idle.load(std::memory_order_relaxed);
   if (num_searching(x) == 0 && num_parked(x) > 0)
     wake_one();
 }
 
-void work_stealing::state::wake_one() {
+TROUPE_HOT void work_stealing::state::wake_one() {
   size_t index;
   {
     std::lock_guard guard{sleepers_mtx};
@@ -431,7 +432,7 @@ void work_stealing::state::wake_all() {
   }
 }
 
-bool work_stealing::state::nobody_runs_a_job() const noexcept {
+TROUPE_HOT bool work_stealing::state::nobody_runs_a_job() const noexcept {
   // An exiting worker adds to `exited` before it leaves `idle`: read in
   // this order, a worker is counted at least once.
   auto x = idle.load(std::memory_order_seq_cst);
@@ -439,7 +440,7 @@ bool work_stealing::state::nobody_runs_a_job() const noexcept {
   return num_searching(x) + num_parked(x) + gone >= workers.size();
 }
 
-bool work_stealing::state::work_visible() const noexcept {
+TROUPE_HOT bool work_stealing::state::work_visible() const noexcept {
   if (injection.size_approx() > 0)
     return true;
   for (auto& w : workers)
@@ -465,7 +466,7 @@ void work_stealing::state::drop_leftovers() {
 
 // -- worker -------------------------------------------------------------------
 
-void work_stealing::state::worker::run() {
+TROUPE_HOT void work_stealing::state::worker::run() {
   current_worker = this;
   bool searching = false;
   for (;;) {
@@ -495,7 +496,7 @@ void work_stealing::state::worker::run() {
   current_worker = nullptr;
 }
 
-std::optional<resumable*> work_stealing::state::worker::next_local() {
+TROUPE_HOT std::optional<resumable*> work_stealing::state::worker::next_local() {
   if (++tick_ == injection_interval) {
     tick_ = 0;
     if (auto job = parent_.injection.try_pop())
@@ -516,7 +517,7 @@ std::optional<resumable*> work_stealing::state::worker::next_local() {
   return parent_.injection.try_pop();
 }
 
-std::optional<resumable*> work_stealing::state::worker::search() {
+TROUPE_HOT std::optional<resumable*> work_stealing::state::worker::search() {
   if (parent_.cfg.idle == idle_mode::adaptive)
     return spin();
   if (in_last_tier_)
@@ -529,7 +530,7 @@ std::optional<resumable*> work_stealing::state::worker::search() {
   return job;
 }
 
-std::optional<resumable*> work_stealing::state::worker::spin() {
+TROUPE_HOT std::optional<resumable*> work_stealing::state::worker::spin() {
   for (size_t round = 0; round < spin_budget_; ++round) {
     if (auto job = steal_round()) {
       spin_budget_ = std::min(spin_budget_ * 2, parent_.cfg.spin_attempts);
@@ -571,7 +572,7 @@ std::optional<resumable*> work_stealing::state::worker::steal_from_random_victim
   return job;
 }
 
-std::optional<resumable*> work_stealing::state::worker::steal_round() {
+TROUPE_HOT std::optional<resumable*> work_stealing::state::worker::steal_round() {
   if (auto job = parent_.injection.try_pop())
     return job;
   auto& ws = parent_.workers;
@@ -599,7 +600,7 @@ void work_stealing::state::worker::sleep_for(std::chrono::microseconds d) {
   counters.wakeups.bump();
 }
 
-void work_stealing::state::worker::leave_searching() {
+TROUPE_HOT void work_stealing::state::worker::leave_searching() {
   auto before = parent_.idle.fetch_sub(one_searching, std::memory_order_seq_cst);
   if (num_searching(before) != 1 || num_parked(before) == 0)
     return;
@@ -609,7 +610,7 @@ void work_stealing::state::worker::leave_searching() {
     parent_.wake_one_if_nobody_searches();
 }
 
-bool work_stealing::state::worker::idle_step(bool& searching) {
+TROUPE_HOT bool work_stealing::state::worker::idle_step(bool& searching) {
   // An idle worker holds no reference. Dropping the last one may terminate
   // an unreachable actor, whose goodbyes land in our own queues: run them.
   if (held_ != nullptr) {
@@ -633,7 +634,7 @@ bool work_stealing::state::worker::idle_step(bool& searching) {
   return true;
 }
 
-bool work_stealing::state::worker::exit_if_done(bool& searching) {
+TROUPE_HOT bool work_stealing::state::worker::exit_if_done(bool& searching) {
   auto& st = parent_;
   if (!st.stopping.load(std::memory_order_acquire) || !st.nobody_runs_a_job()
       || st.work_visible())
@@ -645,7 +646,7 @@ bool work_stealing::state::worker::exit_if_done(bool& searching) {
   return false;
 }
 
-void work_stealing::state::worker::park(bool& searching) {
+TROUPE_HOT void work_stealing::state::worker::park(bool& searching) {
   auto& st = parent_;
   {
     std::lock_guard guard{st.sleepers_mtx};
@@ -705,7 +706,7 @@ void work_stealing::state::worker::wait_for_event() {
       next_job = *job;
 }
 
-void work_stealing::state::worker::run_job(resumable* job) {
+TROUPE_HOT void work_stealing::state::worker::run_job(resumable* job) {
   counters.jobs_run.bump();
   switch (job->resume(this, parent_.max_throughput)) {
     case resumable::resume_result::resume_later:
@@ -768,7 +769,7 @@ void work_stealing::stop() {
   st.drop_leftovers();
 }
 
-void work_stealing::schedule(resumable* job) {
+TROUPE_HOT void work_stealing::schedule(resumable* job) {
   auto* w = state::current_worker;
   if (w != nullptr && &w->parent() == state_.get())
     state_->push_local(*w, job);
