@@ -511,7 +511,9 @@ def max_rate_section(res, results_dir):
            f"The highest rate {MAIN_STAGES} stages sustain: achieved rate at least 95% of the "
            "requested one and median latency under 1 ms. The search doubles from 8K msg/s "
            "until a rate fails, then bisects to within 5%, in a bounded number of probes "
-           "(each probe is one pipeline run, listed in the results file).", "",
+           "(each probe is one pipeline run, listed in the results file). At these rates the "
+           "generator wakes at most every 50 µs and sends the messages due in a bunch "
+           "(`--wake-gap-us`, see benchmarks/latency/README.md).", "",
            "| system | highest sustained rate (msg/s) | probes |", "|---|---|---|"]
     bars = []
     for s, c in cols:
