@@ -7,10 +7,10 @@
 //   generator -> stage 1 -> ... -> stage N -> collector
 //
 // A message is two timestamps: t_gen, taken by the generator just before it
-// sends, and t_hop, taken by whoever sends the message on this hop just
-// before sending. The receiver of a hop reads the clock when its handler
-// starts; the difference is the hop's latency, filed by kind (Table II of the
-// paper):
+// sends, and t_hop, the clock reading that began this hop: the generator's
+// t_gen, or the sending stage's reading at the start of its handler. The
+// receiver of a hop reads the clock when its handler starts; the difference
+// is the hop's latency, filed by kind (Table II of the paper):
 //
 //   g2p  generator -> stage 1 (a blocking actor's thread to an event-based one)
 //   rcv  event-based stage K-1 -> detached stage K
@@ -52,8 +52,8 @@ struct pipeline_options {
   /// rate * duration, rounded.
   uint64_t messages = 0;
 
-  /// The kernel's default timer slack: a timed sleep is not meant to be
-  /// finer than this anyway.
+  /// The kernel's default timer slack: the precision a thread's timed sleeps
+  /// get unless it asks for more.
   static constexpr uint64_t default_wake_gap_us = 50;
 
   /// "stages=12,rate=10" plus ",detached=8" when a stage is detached and
@@ -126,7 +126,8 @@ public:
   template <class Send>
   void generate(Send&& send) {
     // Without this the kernel may defer each wake-up by up to 50 us (the
-    // default timer slack), which bunches messages at high rates.
+    // default timer slack); below 1 / gap messages per second each message
+    // has a deadline of its own, and should leave on it.
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
     // Let the workers finish starting up and go idle, as in a long run.
     sleep_until_ns(now_ns() + settle_ns);
