@@ -1,5 +1,6 @@
-// Two actors bounce a ball back and forth with plain asynchronous sends;
-// main waits until the game is over by monitoring the player that ends it.
+// Two actors bounce a ball back and forth with plain asynchronous sends,
+// each answering by returning the next message from its handler; main waits
+// until the game is over by monitoring the player that ends it.
 
 #include <troupe/all.hpp>
 
@@ -15,13 +16,14 @@ TROUPE_END_TYPE_ID_BLOCK(ping_pong)
 
 using namespace troupe;
 
-// Answers every ping. A plain send has no response, so pong sends its answer
-// to whoever sent the ping.
-behavior pong(event_based_actor* self) {
+// Answers every ping. What a handler returns goes back to the sender: as
+// the response to a request, or, as here, as an ordinary message to a plain
+// send (the same rule as CAF's).
+behavior pong() {
   return {
-    [self](ping_atom, int n) {
+    [](ping_atom, int n) {
       std::cout << "pong " << n << '\n';
-      self->send(actor{self->current_sender()}, pong_atom_v, n);
+      return make_message(pong_atom_v, n);
     },
   };
 }
@@ -32,15 +34,16 @@ behavior ping(event_based_actor* self, actor partner, int rounds) {
   std::cout << "ping 1\n";
   self->send(partner, ping_atom_v, 1);
   return {
-    [self, partner, rounds](pong_atom, int n) {
+    [self, rounds](pong_atom, int n) {
       if (n == rounds) {
         std::cout << "ping: " << rounds << " rounds played\n";
-        // Terminates the actor once this handler returns.
+        // Terminates the actor once this handler returns; an empty message
+        // sends nothing back.
         self->quit();
-        return;
+        return message{};
       }
       std::cout << "ping " << n + 1 << '\n';
-      self->send(partner, ping_atom_v, n + 1);
+      return make_message(ping_atom_v, n + 1);
     },
   };
 }

@@ -116,6 +116,8 @@ bool abstract_actor::cleanup(error reason, execution_unit* ctx) {
       hdl.ctrl()->get()->enqueue(make_mailbox_element(nullptr, message_id::make_system(),
                                                       make_message(down_msg{self, reason})),
                                  ctx);
+  if (listed_)
+    system().unlist_actor(this);
   // Last: await_all_actors_done may return as soon as this runs.
   if (registered_)
     system().unregister_actor();

@@ -37,6 +37,14 @@ private:
   scheduler& sched_;
 };
 
+/// Each line of `xs` on a line of its own, indented.
+std::string join_lines(const std::vector<std::string>& xs) {
+  std::string out;
+  for (auto& x : xs)
+    out += "\n  " + x;
+  return out;
+}
+
 /// The exit reason of a blocking actor whose body threw `eptr`.
 error reason_of(std::exception_ptr eptr) {
   try {
@@ -80,7 +88,21 @@ actor_system::actor_system(const actor_system_config& cfg)
 }
 
 actor_system::~actor_system() {
-  await_all_actors_done();
+  auto grace = cfg_.shutdown_grace_period;
+  if (!await_all_actors_done(grace)) {
+    auto report = live_actor_report();
+    TROUPE_LOG_WARNING("actor_system",
+                       "{} actors still run after the grace period of {}; stopping them "
+                       "(troupe.shutdown.grace-period):{}",
+                       running_actors(), grace, join_lines(report));
+    shutdown();
+    // A handler that never returns can't be stopped: say who, and wait.
+    while (!await_all_actors_done(grace))
+      TROUPE_LOG_WARNING("actor_system",
+                         "shutdown still waits for {} actors; a handler or a blocking "
+                         "actor that ignores the shutdown keeps it waiting:{}",
+                         running_actors(), join_lines(live_actor_report()));
+  }
   // Timers first: their actions enqueue into actors and schedule them.
   timers_.stop();
   scheduler_->stop();
@@ -92,11 +114,85 @@ actor_system::~actor_system() {
   }
   for (auto& t : threads)
     t.join();
+  if (shutting_down()) {
+    auto dropped = dead_letters() - dead_letters_at_shutdown_.load(std::memory_order_relaxed);
+    if (dropped > 0)
+      TROUPE_LOG_WARNING("actor_system",
+                         "shutdown dropped {} messages (counted as dead letters)", dropped);
+  }
 }
 
 void actor_system::await_all_actors_done() {
   std::unique_lock guard{running_mtx_};
   running_cv_.wait(guard, [this] { return running_.load(std::memory_order_acquire) == 0; });
+}
+
+bool actor_system::await_all_actors_done(timespan timeout) {
+  std::unique_lock guard{running_mtx_};
+  auto done = [this] { return running_.load(std::memory_order_acquire) == 0; };
+  if (timeout == infinite) {
+    running_cv_.wait(guard, done);
+    return true;
+  }
+  return running_cv_.wait_until(guard, std::chrono::steady_clock::now() + timeout, done);
+}
+
+void actor_system::shutdown() {
+  if (shutting_down_.exchange(true, std::memory_order_acq_rel))
+    return;
+  dead_letters_at_shutdown_.store(dead_letters(), std::memory_order_relaxed);
+  auto timers = timers_.stop();
+  // Strong references taken under the locks, so that no listed actor is
+  // destroyed before its exit is enqueued; never one whose count reached 0.
+  std::vector<strong_actor_ptr> targets;
+  for (auto& shard : registry_) {
+    std::lock_guard guard{shard.mtx};
+    for (auto* x = shard.head; x != nullptr; x = x->registry_next_)
+      if (x->ctrl()->try_strong_ref())
+        targets.emplace_back(x->ctrl(), false);
+  }
+  TROUPE_LOG_INFO("actor_system", "shutdown: stopping {} actors, dropped {} pending timers",
+                  targets.size(), timers);
+  for (auto& x : targets)
+    x->get()->enqueue(
+      make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
+                           make_message(exit_msg{actor_addr{},
+                                                 error{exit_reason::system_shutdown}})),
+      nullptr);
+}
+
+std::vector<std::string> actor_system::live_actor_report() const {
+  std::vector<std::string> result;
+  for (auto& shard : registry_) {
+    std::lock_guard guard{shard.mtx};
+    for (auto* x = shard.head; x != nullptr; x = x->registry_next_)
+      result.push_back("actor#" + std::to_string(x->id()) + " (" + x->name()
+                       + "): " + x->wait_report());
+  }
+  return result;
+}
+
+void actor_system::list_actor(abstract_actor* x) {
+  auto& shard = registry_[x->id() % registry_shards];
+  std::lock_guard guard{shard.mtx};
+  x->listed_ = true;
+  x->registry_prev_ = nullptr;
+  x->registry_next_ = shard.head;
+  if (shard.head != nullptr)
+    shard.head->registry_prev_ = x;
+  shard.head = x;
+}
+
+void actor_system::unlist_actor(abstract_actor* x) noexcept {
+  auto& shard = registry_[x->id() % registry_shards];
+  std::lock_guard guard{shard.mtx};
+  if (x->registry_prev_ != nullptr)
+    x->registry_prev_->registry_next_ = x->registry_next_;
+  else
+    shard.head = x->registry_next_;
+  if (x->registry_next_ != nullptr)
+    x->registry_next_->registry_prev_ = x->registry_prev_;
+  x->registry_prev_ = x->registry_next_ = nullptr;
 }
 
 void actor_system::register_actor() noexcept {
@@ -115,6 +211,11 @@ void actor_system::add_dead_letter(const mailbox_element& elem) noexcept {
   TROUPE_LOG_DEBUG("actor_system", "dead letter: {}", to_string(elem.payload));
 }
 
+void actor_system::add_dead_letter(const message& msg, std::string_view why) noexcept {
+  dead_letters_.fetch_add(1, std::memory_order_relaxed);
+  TROUPE_LOG_DEBUG("actor_system", "dead letter ({}): {}", why, to_string(msg));
+}
+
 void actor_system::start_thread(std::function<void()> job) {
   std::lock_guard guard{threads_->mtx};
   threads_->reap();
@@ -126,6 +227,7 @@ void actor_system::start_thread(std::function<void()> job) {
 }
 
 void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
+  list_actor(self);
   if (!has_option(os, hidden)) {
     self->registered_ = true;
     register_actor();
@@ -186,6 +288,7 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
 void actor_system::launch_blocking(const strong_actor_ptr& ptr, spawn_options os,
                                    std::function<void()> body) {
   auto* self = static_cast<blocking_actor*>(ptr->get());
+  list_actor(self);
   if (!has_option(os, hidden)) {
     self->registered_ = true;
     register_actor();
@@ -194,7 +297,10 @@ void actor_system::launch_blocking(const strong_actor_ptr& ptr, spawn_options os
     error reason;
     try {
       body();
-      reason = self->quit_requested_ ? self->quit_reason_ : error{exit_reason::normal};
+      if (self->quit_requested_)
+        reason = self->quit_reason_;
+      else
+        reason = self->shut_down() ? exit_reason::system_shutdown : exit_reason::normal;
     } catch (...) {
       reason = reason_of(std::current_exception());
     }

@@ -487,6 +487,12 @@ actor_system_config::actor_system_config() {
   wait_timeout.description = "event mode: the longest wait of an idle worker on its event";
   add_builtin(std::move(wait_timeout));
 
+  auto grace = detail::make_config_option(&shutdown_grace_period);
+  grace.key = "troupe.shutdown.grace-period";
+  grace.description = "how long the system's destructor waits for actors before it "
+                      "stops them";
+  add_builtin(std::move(grace));
+
   config_option verbosity;
   verbosity.key = "troupe.logger.verbosity";
   verbosity.description = "the least severe messages the logger prints";

@@ -40,6 +40,15 @@ void blocking_actor::finish(error reason) {
 }
 
 mailbox_element_ptr blocking_actor::dequeue(clock::time_point deadline) {
+  struct waiting {
+    std::atomic<bool>& flag;
+    explicit waiting(std::atomic<bool>& f) : flag(f) {
+      flag.store(true, std::memory_order_relaxed);
+    }
+    ~waiting() {
+      flag.store(false, std::memory_order_relaxed);
+    }
+  } report{in_receive_};
   for (;;) {
     if (auto* x = mailbox_.pop())
       return mailbox_element_ptr{x};
@@ -69,6 +78,10 @@ bool blocking_actor::handle_system_message(mailbox_element_ptr& elem) {
   auto& msg = elem->payload;
   if (msg.match_elements<exit_msg>()) {
     auto& x = msg.get_mutable_as<exit_msg>(0);
+    if (x.reason == exit_reason::system_shutdown) {
+      shut_down_ = true;
+      return true;
+    }
     if (x.reason == exit_reason::kill || (!trap_exit_ && x.reason))
       throw actor_exited{x.reason};
     // A normal exit is ignored unless trapped; a trapped one is a message.
@@ -77,7 +90,17 @@ bool blocking_actor::handle_system_message(mailbox_element_ptr& elem) {
   return msg.match_elements<detail::request_timeout_msg>();
 }
 
-bool blocking_actor::receive_one(behavior& bhvr, clock::time_point deadline) {
+void blocking_actor::receive_shutdown(behavior& bhvr) {
+  auto msg = make_message(error{errc::system_shutdown, "the actor system shut down"});
+  detail::handler_result ignored;
+  if (!bhvr.invoke(msg, ignored))
+    throw actor_exited{exit_reason::system_shutdown};
+}
+
+blocking_actor::receive_status blocking_actor::receive_one(behavior& bhvr,
+                                                           clock::time_point deadline) {
+  if (shut_down_)
+    return receive_status::shut_down;
   auto try_handle = [&](mailbox_element_ptr& elem) {
     current_element_ = elem.get();
     detail::handler_result res;
@@ -107,21 +130,26 @@ bool blocking_actor::receive_one(behavior& bhvr, clock::time_point deadline) {
     }
     stash_ = std::move(rest);
     if (done)
-      return true;
+      return receive_status::handled;
   }
   for (;;) {
     auto elem = dequeue(deadline);
     if (!elem)
-      return false;
-    if (handle_system_message(elem) || is_stale_response(*elem))
+      return receive_status::timed_out;
+    if (handle_system_message(elem) || is_stale_response(*elem)) {
+      if (shut_down_)
+        return receive_status::shut_down;
       continue;
+    }
     if (!elem->mid.is_response() && try_handle(elem))
-      return true;
+      return receive_status::handled;
     stash_.push_back(elem.release());
   }
 }
 
 mailbox_element_ptr blocking_actor::await_response(uint64_t number, clock::time_point deadline) {
+  if (shut_down_)
+    return nullptr;
   auto is_answer = [number](const mailbox_element& x) {
     return x.mid.is_response() && x.mid.request_number() == number;
   };
@@ -146,8 +174,11 @@ mailbox_element_ptr blocking_actor::await_response(uint64_t number, clock::time_
     }
     if (is_answer(*elem))
       return elem;
-    if (handle_system_message(elem) || is_stale_response(*elem))
+    if (handle_system_message(elem) || is_stale_response(*elem)) {
+      if (shut_down_)
+        return nullptr;
       continue;
+    }
     stash_.push_back(elem.release());
   }
 }

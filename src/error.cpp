@@ -56,6 +56,8 @@ std::string to_string(exit_reason x) {
       return "unreachable";
     case exit_reason::unknown:
       return "unknown";
+    case exit_reason::system_shutdown:
+      return "system_shutdown";
   }
   return "exit_reason(" + std::to_string(static_cast<int>(x)) + ")";
 }

@@ -33,11 +33,12 @@ message_id local_actor::current_message_id() const noexcept {
 }
 
 response_promise local_actor::make_response_promise() {
-  if (current_element_ == nullptr || !current_element_->mid.is_request())
+  if (current_element_ == nullptr || current_element_->mid.is_answered()
+      || current_element_->mid.is_response() || current_element_->mid.is_system())
     return response_promise{self_ptr(), nullptr, message_id{}};
   auto mid = current_element_->mid;
   // The promise answers now; the handler's own result must not.
-  current_element_->mid = message_id::make();
+  current_element_->mid = mid.with_answered();
   return response_promise{self_ptr(), current_element_->sender, mid};
 }
 
@@ -57,11 +58,23 @@ void local_actor::delayed_deliver(strong_actor_ptr dest, timespan delay,
            system(), context_);
     return;
   }
+  // Dropped unsent (the system shut down first), it counts as a dead letter.
+  struct delayed_message {
+    strong_actor_ptr dest;
+    mailbox_element_ptr elem;
+    delayed_message(strong_actor_ptr d, mailbox_element_ptr e)
+      : dest(std::move(d)), elem(std::move(e)) {}
+    delayed_message(delayed_message&&) noexcept = default;
+    ~delayed_message() {
+      if (elem)
+        dest->system().add_dead_letter(elem->payload, "a delayed message the shutdown dropped");
+    }
+    void operator()() {
+      dest->get()->enqueue(std::move(elem), nullptr);
+    }
+  };
   auto deadline = std::chrono::steady_clock::now() + delay;
-  system().timers().schedule(deadline, [dest = std::move(dest),
-                                        elem = std::move(elem)]() mutable {
-    dest->get()->enqueue(std::move(elem), nullptr);
-  });
+  system().timers().schedule(deadline, delayed_message{std::move(dest), std::move(elem)});
 }
 
 void local_actor::forward_current(actor_control_block* dest, message msg) {
@@ -69,12 +82,12 @@ void local_actor::forward_current(actor_control_block* dest, message msg) {
     return;
   auto mid = current_element_->mid;
   // The delegate answers now; the handler's own result must not.
-  current_element_->mid = message_id::make();
+  current_element_->mid = mid.with_answered();
   deliver(dest, make_mailbox_element(current_element_->sender, mid, std::move(msg)));
 }
 
 void local_actor::respond(mailbox_element& req, detail::handler_result& res) {
-  if (!req.mid.is_request() || !req.sender)
+  if (req.mid.is_answered() || req.mid.is_response() || req.mid.is_system())
     return;
   message payload;
   switch (res.kind) {
@@ -88,8 +101,16 @@ void local_actor::respond(mailbox_element& req, detail::handler_result& res) {
     case detail::result_kind::skip:
       return;
   }
-  req.sender->get()->enqueue(make_mailbox_element(self_ptr(), req.mid.response_id(),
-                                                  std::move(payload)),
+  // A request is answered with a response; a plain send gets a non-empty
+  // result back as an ordinary message, as in CAF.
+  if (!req.mid.is_request() && payload.empty())
+    return;
+  if (!req.sender) {
+    system().add_dead_letter(payload, "a result for a message without a sender");
+    return;
+  }
+  auto reply_id = req.mid.is_request() ? req.mid.response_id() : message_id::make();
+  req.sender->get()->enqueue(make_mailbox_element(self_ptr(), reply_id, std::move(payload)),
                              context_);
 }
 
@@ -116,8 +137,21 @@ TROUPE_HOT bool local_actor::push_to_mailbox(mailbox_element_ptr& elem, executio
 }
 
 error local_actor::down_error(const error& reason) const {
-  return error{errc::actor_down,
+  // A request caught by shutdown learns why, not only that the actor is gone.
+  auto code = reason == exit_reason::system_shutdown ? errc::system_shutdown : errc::actor_down;
+  return error{code,
                "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
+}
+
+std::string local_actor::wait_report() const {
+  std::string out = std::to_string(mailbox_.size()) + " queued messages";
+  if (auto n = pending_requests_.load(std::memory_order_relaxed); n > 0)
+    out += ", " + std::to_string(n) + " pending requests";
+  if (in_receive_.load(std::memory_order_relaxed))
+    out += ", in a blocking receive";
+  if (auto n = self_sends_.load(std::memory_order_relaxed); n > 0)
+    out += ", sent itself " + std::to_string(n) + " messages";
+  return out;
 }
 
 void local_actor::bounce_all(mailbox_type::list_type& xs, const error& reason,

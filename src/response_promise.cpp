@@ -15,21 +15,31 @@ struct response_promise::state {
   message_id mid;
   bool delivered = false;
 
+  /// A request gets a response; a plain message with a sender gets the
+  /// value back as an ordinary message, as a handler's result would.
+  bool owes_answer() const noexcept {
+    return !delivered && requester && (mid.is_request() || mid.is_async());
+  }
+
   void send(message msg) {
-    if (delivered || !requester || !mid.is_request())
+    if (!owes_answer())
       return;
     delivered = true;
     // A delivered promise keeps no actor alive: an actor storing it in its
     // state would otherwise hold a strong reference to itself forever.
     auto dest = std::move(requester);
-    dest->get()->enqueue(make_mailbox_element(std::move(self), mid.response_id(),
-                                              std::move(msg)),
+    if (!mid.is_request() && msg.empty())
+      return; // nothing to say to a plain send
+    auto reply_id = mid.is_request() ? mid.response_id() : message_id::make();
+    dest->get()->enqueue(make_mailbox_element(std::move(self), reply_id, std::move(msg)),
                          nullptr);
   }
 
   ~state() {
-    send(make_message(error{errc::broken_promise,
-                            "a response promise was destroyed without a response"}));
+    // A plain send asked for nothing: only a requester learns of the break.
+    if (mid.is_request())
+      send(make_message(error{errc::broken_promise,
+                              "a response promise was destroyed without a response"}));
   }
 };
 
@@ -38,7 +48,7 @@ response_promise::response_promise(strong_actor_ptr self, strong_actor_ptr reque
   : state_(std::make_shared<state>(std::move(self), std::move(requester), mid)) {}
 
 bool response_promise::pending() const noexcept {
-  return state_ && !state_->delivered && state_->requester && state_->mid.is_request();
+  return state_ && state_->owes_answer();
 }
 
 void response_promise::deliver_message(message msg) {

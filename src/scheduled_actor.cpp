@@ -189,7 +189,12 @@ scheduled_actor::handle_system_message(mailbox_element_ptr& elem) {
   if (msg.match_elements<exit_msg>())
     return handle_exit(msg.get_mutable_as<exit_msg>(0), elem);
   if (msg.match_elements<detail::request_timeout_msg>()) {
-    handle_timeout(msg.get_as<detail::request_timeout_msg>(0).request_number);
+    auto number = msg.get_as<detail::request_timeout_msg>(0).request_number;
+    // While an await suspends the behavior, only the awaited request may
+    // time out; the timeouts of other requests wait like their responses.
+    if (!awaited_.empty() && awaited_.back() != number && find_pending(number) != nullptr)
+      return consume_result::skipped;
+    handle_timeout(number);
     return consume_result::consumed;
   }
   if (!awaited_.empty())
@@ -211,6 +216,12 @@ scheduled_actor::invoke_behavior(mailbox_element_ptr& elem) {
       return consume_result::consumed;
     }
     res = default_handler_(this, msg);
+    if (res.kind == detail::result_kind::skip)
+      return consume_result::skipped;
+    // The default handler has logged it; an error sent back to a plain
+    // sender could bounce between two actors that both lack a handler.
+    if (!elem->mid.is_request())
+      return consume_result::consumed;
   }
   if (res.kind == detail::result_kind::skip)
     return consume_result::skipped;
@@ -220,7 +231,7 @@ scheduled_actor::invoke_behavior(mailbox_element_ptr& elem) {
 
 scheduled_actor::consume_result scheduled_actor::handle_exit(exit_msg& msg,
                                                               mailbox_element_ptr& elem) {
-  if (msg.reason == exit_reason::kill) {
+  if (msg.reason == exit_reason::kill || msg.reason == exit_reason::system_shutdown) {
     quit(std::move(msg.reason));
     return consume_result::consumed;
   }
@@ -267,6 +278,7 @@ void scheduled_actor::add_response_handler(uint64_t number, detail::response_fn 
     pending_response{number, std::move(on_value), std::move(on_error), timer, awaited});
   if (awaited)
     awaited_.push_back(number);
+  note_pending_requests(pending_.size());
 }
 
 scheduled_actor::pending_response* scheduled_actor::find_pending(uint64_t number) noexcept {
@@ -280,6 +292,7 @@ scheduled_actor::pending_response* scheduled_actor::find_pending(uint64_t number
 scheduled_actor::pending_response scheduled_actor::take_pending(pending_response* entry) {
   auto result = std::move(*entry);
   pending_.erase(pending_.begin() + (entry - pending_.data()));
+  note_pending_requests(pending_.size());
   if (result.awaited) {
     // Usually the top of the stack; a timeout may hit one further down.
     std::erase(awaited_, result.number);
@@ -368,6 +381,7 @@ void scheduled_actor::on_cleanup(const error& reason, execution_unit* ctx) {
     if (x.timer != detail::invalid_timer_id)
       system().timers().cancel(x.timer);
   pending_.clear();
+  note_pending_requests(0);
   awaited_.clear();
   for (auto& x : bhvr_stack_)
     graveyard_.push_back(std::move(x));

@@ -6,7 +6,9 @@ namespace troupe {
 
 scoped_actor::scoped_actor(actor_system& sys)
   : handle_(detail::make_actor<blocking_actor>(sys.next_actor_id(), &sys)),
-    self_(static_cast<blocking_actor*>(handle_.ctrl()->get())) {}
+    self_(static_cast<blocking_actor*>(handle_.ctrl()->get())) {
+  sys.list_actor(self_);
+}
 
 scoped_actor::~scoped_actor() {
   self_->finish(exit_reason::normal);

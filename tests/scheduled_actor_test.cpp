@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -525,6 +526,165 @@ TEST_P(scheduled_actors, delegate_makes_the_delegate_answer_the_original_request
       [](const error& err) { ADD_FAILURE() << to_string(err); });
   EXPECT_EQ(value, 1001);
   EXPECT_TRUE(from_requester) << "the delegate sees the original requester as sender";
+}
+
+TEST_P(scheduled_actors, a_handler_may_return_its_response_promise_as_result) {
+  struct state {
+    typed_response_promise<int> promise;
+    int value = 0;
+  };
+  auto a = sys.spawn([](stateful_actor<state>* a) {
+    return behavior{
+      [a](int x) -> result<int> {
+        a->state.promise = a->make_typed_response_promise<int>();
+        a->state.value = x;
+        return a->state.promise;
+      },
+      [a](const std::string&) { a->state.promise.deliver(a->state.value * 3); },
+    };
+  });
+  auto pending = self->request(a, patience, 7);
+  self->send(a, "answer");
+  int value = 0;
+  pending.receive([&](int x) { value = x; },
+                  [](const error& err) { ADD_FAILURE() << to_string(err); });
+  EXPECT_EQ(value, 21);
+}
+
+TEST_P(scheduled_actors, an_untyped_promise_converts_to_result_too) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    return behavior{[a](int x) -> result<int> {
+      auto promise = a->make_response_promise();
+      promise.deliver(x + 1);
+      return promise;
+    }};
+  });
+  EXPECT_TRUE(holds(ask<int>(a, 1), 2));
+}
+
+// -- results of plain sends -----------------------------------------------------------------
+
+namespace pp {
+
+struct ping {
+  int n = 0;
+};
+struct pong {
+  int n = 0;
+};
+
+} // namespace pp
+
+} // namespace
+
+TROUPE_BEGIN_TYPE_ID_BLOCK(scheduled_actor_test, 1800)
+  TROUPE_ADD_TYPE_ID(scheduled_actor_test, (pp::ping))
+  TROUPE_ADD_TYPE_ID(scheduled_actor_test, (pp::pong))
+TROUPE_END_TYPE_ID_BLOCK(scheduled_actor_test)
+
+namespace {
+
+TEST_P(scheduled_actors, a_result_of_a_plain_send_goes_back_to_the_sender) {
+  auto doubler = sys.spawn([] { return behavior{[](int x) { return 2 * x; }}; });
+  self->send(doubler, 21);
+  EXPECT_EQ(next<int>(), 42);
+}
+
+TEST_P(scheduled_actors, ping_pong_by_returning_the_next_message_ends_after_n_rounds) {
+  // CAF's classic ping-pong: each handler returns the message for the other.
+  auto pong_actor = sys.spawn([] {
+    return behavior{[](pp::ping x) { return pp::pong{x.n}; }};
+  });
+  auto ping_actor = sys.spawn([r = reporter](event_based_actor* a, actor partner) {
+    a->send(partner, pp::ping{1});
+    return behavior{[a, r](pp::pong x) -> result<pp::ping> {
+      if (x.n == 100) {
+        a->send(r, x.n);
+        a->quit();
+        return delegated<pp::ping>{};
+      }
+      return pp::ping{x.n + 1};
+    }};
+  }, pong_actor);
+  EXPECT_EQ(next<int>(), 100);
+}
+
+TEST_P(scheduled_actors, an_error_returned_to_a_plain_send_goes_back_as_a_message) {
+  auto a = sys.spawn([] {
+    return behavior{[](int) -> result<int> { return error{errc::invalid_argument, "no"}; }};
+  });
+  self->send(a, 1);
+  EXPECT_EQ(next<error>(), errc::invalid_argument);
+}
+
+TEST_P(scheduled_actors, a_result_of_a_send_without_sender_is_a_dead_letter) {
+  auto doubler = sys.spawn([] { return behavior{[](int x) { return 2 * x; }}; });
+  auto before = sys.dead_letters();
+  anon_send(doubler, 21);
+  // The actor answers in order: once this request is answered, the result
+  // of the anonymous send has been counted.
+  EXPECT_TRUE(holds(ask<int>(doubler, 1), 2));
+  EXPECT_EQ(sys.dead_letters(), before + 1);
+}
+
+TEST_P(scheduled_actors, a_handler_returning_nothing_sends_nothing_back) {
+  auto a = sys.spawn([] { return behavior{[](int) {}, [](const std::string&) { return message{}; }}; });
+  self->send(a, 1);
+  self->send(a, "x");
+  EXPECT_TRUE(holds(ask_within<int>(patience, sys.spawn([] {
+                                      return behavior{[](int x) { return x; }};
+                                    }),
+                                    5),
+                    5));
+  EXPECT_FALSE(has_queued<message>());
+}
+
+TEST_P(scheduled_actors, an_unmatched_plain_send_gets_no_error_back) {
+  // The default handler logs it; an error sent back could bounce forever
+  // between two actors that both lack a handler.
+  auto a = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  self->send(a, 2.5);
+  EXPECT_TRUE(holds(ask<int>(a, 3), 3));
+  EXPECT_FALSE(has_queued<error>());
+}
+
+TEST_P(scheduled_actors, a_promise_made_for_a_plain_send_delivers_an_ordinary_message) {
+  auto a = sys.spawn([](event_based_actor* a) {
+    return behavior{[a](int x) {
+      auto promise = a->make_response_promise();
+      promise.deliver(x + 1);
+    }};
+  });
+  self->send(a, 1);
+  EXPECT_EQ(next<int>(), 2);
+}
+
+TEST_P(scheduled_actors, a_delegated_plain_send_is_answered_by_the_delegate_only) {
+  auto worker = sys.spawn([] { return behavior{[](int x) { return x * 10; }}; });
+  auto front = sys.spawn([worker](event_based_actor* f) {
+    return behavior{[f, worker](int x) { return f->delegate(worker, x); }};
+  });
+  self->send(front, 4);
+  EXPECT_EQ(next<int>(), 40);
+  EXPECT_FALSE(has_queued<int>());
+}
+
+TEST_P(scheduled_actors, a_then_timeout_waits_while_an_await_suspends_the_behavior) {
+  auto silent = sys.spawn(never_answers);
+  auto server = sys.spawn(gate);
+  auto client = sys.spawn([=, r = reporter](event_based_actor* c) {
+    return behavior{[=](const std::string&) {
+      c->request(silent, 1ms, 1).then([=](int) { c->send(r, "then value"s); },
+                                      [=](error&) { c->send(r, "then timeout"s); });
+      c->request(server, patience, 2).await([=](int) { c->send(r, "awaited"s); });
+    }};
+  });
+  self->send(client, "go");
+  // Long past the first request's timeout, which must wait for the await.
+  std::this_thread::sleep_for(100ms);
+  self->send(server, "open");
+  EXPECT_EQ(next<std::string>(), "awaited");
+  EXPECT_EQ(next<std::string>(), "then timeout");
 }
 
 // -- stateful actors ------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace troupe {
@@ -61,6 +62,17 @@ public:
   /// The exit reason once terminated.
   error fail_state() const;
 
+  /// What kind of actor this is, for log lines and the shutdown report.
+  /// Any thread.
+  virtual const char* name() const noexcept {
+    return "actor";
+  }
+
+  /// What the actor waits on, for the shutdown report. Any thread.
+  virtual std::string wait_report() const {
+    return {};
+  }
+
   // -- links and monitors (any thread) ----------------------------------------
 
   /// Links this actor and `other`: when one terminates, the other gets an
@@ -92,6 +104,12 @@ protected:
   /// True if the actor system counts this actor in await_all_actors_done
   /// (everything but hidden actors); set once at spawn.
   bool registered_ = false;
+
+  /// The actor system's list of live actors (for shutdown and its report),
+  /// guarded by the system's registry lock; `listed_` is set once at spawn.
+  abstract_actor* registry_prev_ = nullptr;
+  abstract_actor* registry_next_ = nullptr;
+  bool listed_ = false;
 
   friend class actor_system;
 

@@ -2,7 +2,9 @@
 
 // The actor system owns the scheduler, the timer service and the threads of
 // detached and blocking actors, and spawns actors. Destroying it waits until
-// every actor (but hidden ones) has terminated, then stops the threads.
+// every actor (but hidden ones) has terminated, for at most the grace period
+// (troupe.shutdown.grace-period); then it logs which actors it still waits
+// for, calls shutdown(), waits for them to stop, and stops the threads.
 //
 //   actor_system_config cfg;
 //   actor_system sys{cfg};
@@ -16,6 +18,7 @@
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scheduler/scheduler.hpp"
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -23,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -114,8 +118,9 @@ public:
   actor_system(const actor_system&) = delete;
   actor_system& operator=(const actor_system&) = delete;
 
-  /// Waits for every non-hidden actor, then stops the scheduler, the timer
-  /// service and every actor thread.
+  /// Waits for every non-hidden actor (after the grace period, shutdown()
+  /// stops them), then stops the scheduler, the timer service and every
+  /// actor thread.
   ~actor_system();
 
   // -- spawning -------------------------------------------------------------------
@@ -178,6 +183,31 @@ public:
   /// Blocks until every non-hidden actor has terminated.
   void await_all_actors_done();
 
+  /// Blocks until every non-hidden actor has terminated or `timeout` has
+  /// passed; true if they all have.
+  bool await_all_actors_done(timespan timeout);
+
+  /// Stops everything, from any thread (a handler too): pending timers
+  /// are dropped (a delayed message counts as a dead letter), and every
+  /// live actor gets an exit that it can't trap, with reason
+  /// exit_reason::system_shutdown. An event-based actor terminates after
+  /// the handler it runs; a blocking actor's receive gives its error
+  /// handler errc::system_shutdown (or throws actor_exited); a request
+  /// still queued anywhere is answered with errc::system_shutdown. Messages
+  /// dropped on the way are dead letters, and the call logs how many.
+  /// Idempotent; spawning afterwards still works, but the new actors get
+  /// no timers.
+  void shutdown();
+
+  /// True once shutdown() has begun.
+  bool shutting_down() const noexcept {
+    return shutting_down_.load(std::memory_order_acquire);
+  }
+
+  /// One line per live actor the system knows (every spawned actor and
+  /// scoped actor): id, kind, and what it waits on (local_actor::wait_report).
+  std::vector<std::string> live_actor_report() const;
+
   /// Number of non-hidden actors alive.
   size_t running_actors() const noexcept {
     return running_.load(std::memory_order_acquire);
@@ -217,6 +247,9 @@ public:
   /// Counts `elem` as a dead letter and logs it at debug level.
   void add_dead_letter(const mailbox_element& elem) noexcept;
 
+  /// Counts `msg` as a dead letter and logs it at debug level with `why`.
+  void add_dead_letter(const message& msg, std::string_view why) noexcept;
+
   // -- internals -------------------------------------------------------------------
 
   actor_id next_actor_id() noexcept {
@@ -225,6 +258,10 @@ public:
 
   void register_actor() noexcept;
   void unregister_actor() noexcept;
+
+  /// Adds `x` to the live actors shutdown() reaches; undone by cleanup.
+  void list_actor(abstract_actor* x);
+  void unlist_actor(abstract_actor* x) noexcept;
 
   /// Runs `job` on a thread of its own; joined at shutdown.
   void start_thread(std::function<void()> job);
@@ -251,9 +288,19 @@ private:
   detail::timer_service timers_;
   std::atomic<actor_id> next_id_{1};
   std::atomic<uint64_t> dead_letters_{0};
+  std::atomic<uint64_t> dead_letters_at_shutdown_{0};
   std::atomic<size_t> running_{0};
+  std::atomic<bool> shutting_down_{false};
   std::mutex running_mtx_;
   std::condition_variable running_cv_;
+  // The live actors, as an intrusive list through abstract_actor, split
+  // over shards so that spawning on many workers rarely meets one lock.
+  struct alignas(64) registry_shard {
+    mutable std::mutex mtx;
+    abstract_actor* head = nullptr;
+  };
+  static constexpr size_t registry_shards = 8;
+  std::array<registry_shard, registry_shards> registry_;
   struct thread_registry;
   std::unique_ptr<thread_registry> threads_;
 };

@@ -207,6 +207,9 @@ public:
   /// troupe.logger.verbosity. The actor system hands it to the logger.
   log_level logger_verbosity = default_log_level;
 
+  /// troupe.shutdown.grace-period: see defaults::shutdown::grace_period.
+  std::chrono::milliseconds shutdown_grace_period = defaults::shutdown::grace_period;
+
   actor_system_config();
 
   // The declared options point into this object; a copy would write into

@@ -42,7 +42,8 @@ timeout_builder after(std::chrono::duration<Rep, Period> d) {
 }
 
 /// Thrown out of `receive` when a linked actor's exit terminates this
-/// blocking actor (trap_exit off); the actor's thread catches it.
+/// blocking actor (trap_exit off), or when the system shuts down and the
+/// receive has no handler for `error`; the actor's thread catches it.
 class actor_exited : public std::exception {
 public:
   explicit actor_exited(error reason);
@@ -100,8 +101,15 @@ public:
   /// Class-based blocking actors do their work here.
   virtual void act();
 
+  const char* name() const noexcept override {
+    return "blocking actor";
+  }
+
   /// Handles one message with the first matching handler; the last argument
-  /// may be `after(timeout) >> f`, called if nothing matched in time.
+  /// may be `after(timeout) >> f`, called if nothing matched in time. Once
+  /// the system shuts down, a handler for `error` gets errc::system_shutdown
+  /// at once (then and at every later receive); without one, receive throws
+  /// actor_exited.
   template <class... Fs>
   void receive(Fs... fs) {
     receive_impl(std::move(fs)...);
@@ -121,12 +129,18 @@ public:
     return blocking_response_handle<response_type>{this, number, deadline};
   }
 
-  /// Waits for the response to request `number`; nullptr on timeout.
+  /// Waits for the response to request `number`; nullptr on timeout or
+  /// shutdown.
   /// Used by blocking_response_handle.
   mailbox_element_ptr await_response(uint64_t number, clock::time_point deadline);
 
   /// Terminates this actor (used by the actor system after act()).
   void finish(error reason);
+
+  /// True once actor_system::shutdown reached this actor. Its thread only.
+  bool shut_down() const noexcept {
+    return shut_down_;
+  }
 
 protected:
   void on_cleanup(const error& reason, execution_unit* ctx) override;
@@ -146,16 +160,32 @@ private:
       }(std::make_index_sequence<sizeof...(Fs) - 1>{});
       auto deadline = last.timeout == infinite ? clock::time_point::max()
                                                 : clock::now() + last.timeout;
-      if (!receive_one(bhvr, deadline))
-        last.handler();
+      switch (receive_one(bhvr, deadline)) {
+        case receive_status::handled:
+          break;
+        case receive_status::timed_out:
+          last.handler();
+          break;
+        case receive_status::shut_down:
+          receive_shutdown(bhvr);
+          break;
+      }
     } else {
       behavior bhvr{std::move(fs)...};
-      receive_one(bhvr, clock::time_point::max());
+      if (receive_one(bhvr, clock::time_point::max()) == receive_status::shut_down)
+        receive_shutdown(bhvr);
     }
   }
 
-  /// Handles one message matching `bhvr`; false if the deadline passed.
-  bool receive_one(behavior& bhvr, clock::time_point deadline);
+  enum class receive_status { handled, timed_out, shut_down };
+
+  /// Handles one message matching `bhvr`, unless the deadline passes or the
+  /// system shuts down first.
+  receive_status receive_one(behavior& bhvr, clock::time_point deadline);
+
+  /// Gives `bhvr` errc::system_shutdown, or throws actor_exited if it takes
+  /// no error.
+  void receive_shutdown(behavior& bhvr);
 
   /// The next message from the mailbox, waiting until `deadline`.
   mailbox_element_ptr dequeue(clock::time_point deadline);
@@ -169,6 +199,8 @@ private:
 
   detail::parker wakeup_;
   mailbox_type::list_type stash_;
+  // Set by the exit that actor_system::shutdown sends; the actor's thread only.
+  bool shut_down_ = false;
   // Requests that timed out before their response came. Their responses
   // are dropped; kept in the stash, they would pile up until the actor
   // terminates (a scoped_actor in a loop of timed-out requests).
@@ -181,7 +213,9 @@ void blocking_response_handle<Response>::receive(F on_value, OnError on_error) {
   detail::check_response_type<Response, F>();
   auto elem = self_->await_response(number_, deadline_);
   if (!elem) {
-    error err{errc::request_timeout, "no response before the timeout"};
+    error err = self_->shut_down()
+                  ? error{errc::system_shutdown, "the actor system shut down"}
+                  : error{errc::request_timeout, "no response before the timeout"};
     on_error(err);
     return;
   }

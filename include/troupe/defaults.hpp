@@ -66,6 +66,13 @@ inline constexpr std::chrono::microseconds wait_timeout{200};
 inline constexpr size_t spin_attempts = 1024;
 } // namespace work_stealing
 
+namespace shutdown {
+/// troupe.shutdown.grace-period: how long the actor system's destructor
+/// waits for actors to finish on their own. Then it logs which actors it
+/// still waits for and calls shutdown(), which stops them all.
+inline constexpr std::chrono::milliseconds grace_period{5000};
+} // namespace shutdown
+
 namespace logger {
 /// troupe.logger.verbosity: quiet, error, warning, info, debug or trace.
 inline constexpr std::string_view verbosity = "warning";

@@ -64,12 +64,15 @@ enum class exit_reason : uint8_t {
   unhandled_exception,
   /// Killed: `send_exit(x, exit_reason::kill)`; cannot be trapped.
   kill,
-  /// Stopped by the actor system at shutdown.
+  /// Asked to stop by a user (`send_exit(x, exit_reason::user_shutdown)`).
   user_shutdown,
   /// No handle to the actor remained.
   unreachable,
   /// Terminated by an error that is not an exit reason.
   unknown,
+  /// Stopped by actor_system::shutdown, which the system's destructor calls
+  /// once the grace period has passed; cannot be trapped.
+  system_shutdown,
 };
 
 std::string to_string(exit_reason x);

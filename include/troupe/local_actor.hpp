@@ -13,9 +13,11 @@
 #include "troupe/result.hpp"
 #include "troupe/system_messages.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <string>
 
 namespace troupe {
 
@@ -45,6 +47,8 @@ public:
             detail::actor_handle Handle, class... Ts>
   void send(const Handle& dest, Ts&&... xs) {
     detail::check_message<Handle, Ts...>();
+    if (dest.ctrl() == ctrl()) [[unlikely]]
+      note_self_send();
     deliver(dest.ctrl(),
             make_mailbox_element(self_ptr(), message_id::make(P),
                                  make_message(std::forward<Ts>(xs)...)));
@@ -158,6 +162,11 @@ public:
     return mailbox_;
   }
 
+  /// What the actor waits on, for the shutdown report: queued messages,
+  /// pending requests, a blocking receive, messages sent to itself. Any
+  /// thread; the figures are a recent snapshot.
+  std::string wait_report() const override;
+
 protected:
   /// Enqueues into `dest` or counts a dead letter if `dest` is null.
   void deliver(actor_control_block* dest, mailbox_element_ptr elem);
@@ -184,7 +193,21 @@ protected:
   /// Pushes into the mailbox; true if the caller must wake or schedule us.
   bool push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx);
 
+  void note_self_send() noexcept {
+    self_sends_.store(self_sends_.load(std::memory_order_relaxed) + 1,
+                      std::memory_order_relaxed);
+  }
+
+  void note_pending_requests(size_t n) noexcept {
+    pending_requests_.store(static_cast<uint32_t>(n), std::memory_order_relaxed);
+  }
+
   mailbox_type mailbox_;
+  // For wait_report: written only by the thread running the actor, read by
+  // any (relaxed).
+  std::atomic<uint64_t> self_sends_{0};
+  std::atomic<uint32_t> pending_requests_{0};
+  std::atomic<bool> in_receive_{false};
   mailbox_element* current_element_ = nullptr;
   execution_unit* context_ = nullptr;
   uint64_t last_request_number_ = 0;

@@ -18,7 +18,10 @@ public:
   /// Set on exit_msg, down_msg and timeouts the runtime sends, so the
   /// receiver tells them from user messages with one bit test.
   static constexpr uint64_t system_flag = uint64_t{1} << 60;
-  static constexpr uint64_t number_mask = system_flag - 1;
+  /// Set once a promise or a delegation took over the answer, so the
+  /// handler's own result no longer goes back to the sender.
+  static constexpr uint64_t answered_flag = uint64_t{1} << 59;
+  static constexpr uint64_t number_mask = answered_flag - 1;
 
   constexpr message_id() noexcept = default;
 
@@ -57,6 +60,14 @@ public:
 
   constexpr bool is_urgent() const noexcept {
     return (value_ & urgent_flag) != 0;
+  }
+
+  constexpr bool is_answered() const noexcept {
+    return (value_ & answered_flag) != 0;
+  }
+
+  constexpr message_id with_answered() const noexcept {
+    return message_id{value_ | answered_flag};
   }
 
   constexpr uint64_t request_number() const noexcept {

@@ -1,11 +1,13 @@
 #pragma once
 
 // What a handler returns: values (the response), an error, or `delegated`
-// (a response promise or a delegation will answer later).
+// (a response promise or a delegation will answer later). Returning the
+// promise itself says the same as `delegated`.
 
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
 #include "troupe/message.hpp"
+#include "troupe/response_promise.hpp"
 
 #include <tuple>
 #include <type_traits>
@@ -59,6 +61,10 @@ public:
 
   result(delegated<Ts...>) : kind_(detail::result_kind::delegated) {}
 
+  result(const response_promise&) : kind_(detail::result_kind::delegated) {}
+
+  result(const typed_response_promise<Ts...>&) : kind_(detail::result_kind::delegated) {}
+
   template <class T>
     requires(sizeof...(Ts) == 1)
   result(expected<T> x) {
@@ -94,6 +100,9 @@ public:
   result(Enum code) : result(troupe::error{code}) {}
   result(delegated<void>) : kind_(detail::result_kind::delegated) {}
   result(delegated<>) : kind_(detail::result_kind::delegated) {}
+  result(const response_promise&) : kind_(detail::result_kind::delegated) {}
+  result(const typed_response_promise<void>&) : kind_(detail::result_kind::delegated) {}
+  result(const typed_response_promise<>&) : kind_(detail::result_kind::delegated) {}
 
   detail::handler_result release() && {
     return detail::handler_result{kind_, message{}, std::move(err_)};

@@ -110,6 +110,10 @@ public:
 
   ~scheduled_actor() override;
 
+  const char* name() const noexcept override {
+    return "event-based actor";
+  }
+
   // -- resumable ------------------------------------------------------------------
 
   resume_result resume(execution_unit* ctx, size_t max_throughput) override;

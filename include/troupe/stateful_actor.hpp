@@ -1,8 +1,11 @@
 #pragma once
 
 // An event-based actor with a `state` member that lives until the actor
-// terminates (not until the last handle is gone), so handles stored in the
-// state can't keep a cycle of actors alive.
+// terminates, not until the last handle to it is gone: handles stored in the
+// state are released when the actor quits. While two actors run, handles
+// in each other's state keep both reachable, so such a cycle ends only when
+// one of them quits or gets an exit (actor_system::shutdown sends one to
+// every actor once the grace period has passed).
 //
 //   struct counter_state { int value = 0; };
 //   behavior counter(stateful_actor<counter_state>* self) {

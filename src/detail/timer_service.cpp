@@ -23,11 +23,14 @@ void timer_service::start() {
   started_ = true;
 }
 
-void timer_service::stop() {
+size_t timer_service::stop() {
+  std::lock_guard stopping{stop_mtx_};
   std::vector<slot> dropped;
+  size_t pending = 0;
   {
     std::lock_guard guard{mtx_};
     stopped_ = true;
+    pending = heap_.size();
     dropped = std::move(slots_);
     slots_.clear();
     heap_.clear();
@@ -37,6 +40,7 @@ void timer_service::stop() {
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id())
     thread_.join();
   // `dropped` destroys the pending actions here, outside the lock.
+  return pending;
 }
 
 timer_id timer_service::schedule_impl(time_point deadline, action_ptr fn) {

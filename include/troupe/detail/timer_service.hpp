@@ -14,8 +14,8 @@
 // pending: an idle timer thread never wakes on its own. schedule() wakes it
 // only when the new timer became the earliest.
 //
-// Threads: schedule(), cancel() and pending() from any thread, including
-// from inside an action. start(), stop() and the destructor from one
+// Threads: schedule(), cancel(), pending() and stop() from any thread,
+// including from inside an action. start() and the destructor from one
 // controlling thread at a time; the destructor never from an action. stop()
 // from an action does not wait for the timer thread (it exits once the
 // action returns).
@@ -61,8 +61,9 @@ public:
   /// thread had already taken because they were due still run before stop()
   /// returns; every other pending action is destroyed without running
   /// (actions that must not be lost are their scheduler's business). Later
-  /// schedule() calls return invalid_timer_id. Idempotent.
-  void stop();
+  /// schedule() calls return invalid_timer_id. Idempotent. Returns how many
+  /// pending actions it destroyed.
+  size_t stop();
 
   /// Runs `f()` on the timer thread at `deadline` or soon after, never
   /// before. Timers with equal deadlines run in the order they were
@@ -144,6 +145,8 @@ private:
   std::vector<action_ptr> due_;
 
   std::thread thread_;
+  // Serializes stop() calls, so that one thread joins thread_.
+  std::mutex stop_mtx_;
 };
 
 } // namespace troupe::detail

@@ -1,0 +1,253 @@
+// actor_system::shutdown and the destructor's grace period: what used to
+// keep the destructor waiting forever now ends, and nothing is dropped
+// without being counted.
+
+#include "troupe/actor_system.hpp"
+
+#include "troupe/blocking_actor.hpp"
+#include "troupe/event_based_actor.hpp"
+#include "troupe/logger.hpp"
+#include "troupe/scoped_actor.hpp"
+#include "troupe/stateful_actor.hpp"
+
+#include "support/policies.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace std::chrono_literals;
+using namespace std::string_literals;
+using namespace troupe;
+
+using troupe::test::patience;
+using troupe::test::policy_config;
+
+namespace {
+
+class shutdowns : public troupe::test::policy_test {
+protected:
+  shutdowns() {
+    cfg.shutdown_grace_period = 50ms;
+  }
+
+  policy_config cfg{GetParam()};
+};
+
+/// Collects the warnings logged while it lives.
+class log_capture {
+public:
+  log_capture() {
+    previous_ = logger::set_sink([this](log_level level, std::string_view line) {
+      if (level != log_level::warning)
+        return;
+      std::lock_guard guard{mtx_};
+      lines_.emplace_back(line);
+    });
+  }
+
+  ~log_capture() {
+    logger::set_sink(previous_);
+  }
+
+  std::string warnings() const {
+    std::lock_guard guard{mtx_};
+    std::string out;
+    for (auto& x : lines_)
+      out += x + "\n";
+    return out;
+  }
+
+private:
+  mutable std::mutex mtx_;
+  std::vector<std::string> lines_;
+  logger::sink_type previous_;
+};
+
+struct peer_state {
+  actor peer;
+  std::shared_ptr<std::atomic<int>> released;
+  ~peer_state() {
+    if (released)
+      ++*released;
+  }
+};
+
+TEST_P(shutdowns, two_actors_holding_each_other_in_state_are_stopped_after_the_grace_period) {
+  auto released = std::make_shared<std::atomic<int>>(0);
+  {
+    actor_system sys{cfg};
+    auto make = [&] {
+      return sys.spawn([released](stateful_actor<peer_state>* self) {
+        self->state.released = released;
+        return behavior{[self](actor other) { self->state.peer = std::move(other); }};
+      });
+    };
+    auto a = make();
+    auto b = make();
+    scoped_actor self{sys};
+    self->send(a, b);
+    self->send(b, a);
+  }
+  EXPECT_EQ(released->load(), 2);
+}
+
+TEST_P(shutdowns, an_actor_whose_handle_outlives_the_system_is_stopped_and_released_later) {
+  std::optional<actor> kept;
+  {
+    actor_system sys{cfg};
+    kept = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  }
+  EXPECT_TRUE(actor_cast_raw(*kept)->terminated());
+  EXPECT_EQ(actor_cast_raw(*kept)->fail_state(), exit_reason::system_shutdown);
+  kept.reset(); // releases the actor after the system is gone
+}
+
+TEST_P(shutdowns, a_blocking_receive_gives_its_error_handler_system_shutdown) {
+  std::promise<error> seen;
+  {
+    actor_system sys{cfg};
+    sys.spawn([&seen](blocking_actor* self) {
+      self->receive([](int) {}, [&seen](const error& err) { seen.set_value(err); });
+    });
+  }
+  auto result = seen.get_future();
+  ASSERT_EQ(result.wait_for(0s), std::future_status::ready);
+  EXPECT_EQ(result.get(), errc::system_shutdown);
+}
+
+TEST_P(shutdowns, a_blocking_receive_without_error_handler_ends_the_actor) {
+  auto reached = std::make_shared<std::atomic<bool>>(false);
+  {
+    actor_system sys{cfg};
+    sys.spawn([reached](blocking_actor* self) {
+      self->receive([](int) {});
+      *reached = true; // never: receive throws actor_exited
+    });
+  }
+  EXPECT_FALSE(reached->load());
+}
+
+TEST_P(shutdowns, a_pending_blocking_request_gets_system_shutdown) {
+  std::promise<error> seen;
+  {
+    actor_system sys{cfg};
+    // Keeps every int request in its stash, unanswered.
+    auto holder = sys.spawn([](event_based_actor* self) {
+      self->set_default_handler(skip);
+      return behavior{[](const std::string&) {}};
+    });
+    sys.spawn([&seen, holder](blocking_actor* self) {
+      self->request(holder, infinite, 1)
+        .receive([](int) {}, [&seen](const error& err) { seen.set_value(err); });
+    });
+  }
+  auto result = seen.get_future();
+  ASSERT_EQ(result.wait_for(0s), std::future_status::ready);
+  EXPECT_EQ(result.get(), errc::system_shutdown);
+}
+
+TEST_P(shutdowns, a_request_queued_at_an_actor_stopped_by_shutdown_gets_system_shutdown) {
+  actor_system sys{cfg};
+  auto stashed = std::make_shared<std::atomic<bool>>(false);
+  auto holder = sys.spawn([stashed](event_based_actor* self) {
+    self->set_default_handler([stashed](scheduled_actor*, message&) {
+      *stashed = true;
+      return detail::handler_result{detail::result_kind::skip, {}, {}};
+    });
+    return behavior{[](const std::string&) {}};
+  });
+  scoped_actor self{sys};
+  auto pending = self->request(holder, patience, 1);
+  while (!*stashed)
+    std::this_thread::sleep_for(1ms);
+  // The exit shutdown() sends, here to this one actor only.
+  anon_send_exit(holder, exit_reason::system_shutdown);
+  error seen;
+  pending.receive([](int) { ADD_FAILURE() << "an answer"; }, [&](const error& err) { seen = err; });
+  EXPECT_EQ(seen, errc::system_shutdown);
+}
+
+TEST_P(shutdowns, an_actor_sending_to_itself_forever_is_stopped_and_reported) {
+  log_capture log;
+  {
+    actor_system sys{cfg};
+    sys.spawn([](event_based_actor* self) {
+      self->send(self->self_handle(), 0);
+      return behavior{[self](int n) { self->send(self->self_handle(), n + 1); }};
+    });
+  }
+  auto text = log.warnings();
+  EXPECT_NE(text.find("still run after the grace period"), std::string::npos) << text;
+  EXPECT_NE(text.find("(event-based actor)"), std::string::npos) << text;
+  EXPECT_NE(text.find("sent itself"), std::string::npos) << text;
+}
+
+TEST_P(shutdowns, an_actor_trapping_exits_is_stopped_too) {
+  actor_system sys{cfg};
+  auto a = sys.spawn([](event_based_actor* self) {
+    self->set_exit_handler([](exit_msg&) {});
+    return behavior{[](int x) { return x; }};
+  });
+  sys.shutdown();
+  EXPECT_TRUE(sys.await_all_actors_done(patience));
+  EXPECT_EQ(actor_cast_raw(a)->fail_state(), exit_reason::system_shutdown);
+}
+
+TEST_P(shutdowns, a_delayed_message_dropped_by_shutdown_is_a_dead_letter) {
+  actor_system sys{cfg};
+  {
+    auto a = sys.spawn([] { return behavior{[](int) {}}; });
+    scoped_actor self{sys};
+    self->delayed_send(a, 30s, 1);
+  }
+  auto before = sys.dead_letters();
+  sys.shutdown();
+  EXPECT_EQ(sys.dead_letters(), before + 1);
+  EXPECT_TRUE(sys.await_all_actors_done(patience));
+}
+
+TEST_P(shutdowns, the_destructor_does_not_wait_for_a_long_delayed_send) {
+  auto start = std::chrono::steady_clock::now();
+  {
+    actor_system sys{cfg};
+    auto a = sys.spawn([] { return behavior{[](int) {}}; });
+    scoped_actor self{sys};
+    self->delayed_send(a, 30s, 1);
+  }
+  // The grace period is 50 ms: far less than the delay.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 20s);
+}
+
+TEST_P(shutdowns, a_system_whose_actors_finish_in_time_reports_nothing) {
+  log_capture log;
+  cfg.shutdown_grace_period = std::chrono::duration_cast<std::chrono::milliseconds>(patience);
+  {
+    actor_system sys{cfg};
+    auto a = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+    scoped_actor self{sys};
+    self->request(a, patience, 1).receive([](int) {}, [](const error&) { ADD_FAILURE(); });
+  }
+  EXPECT_EQ(log.warnings(), "");
+}
+
+TEST_P(shutdowns, shutdown_is_idempotent) {
+  actor_system sys{cfg};
+  sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  sys.shutdown();
+  sys.shutdown();
+  EXPECT_TRUE(sys.shutting_down());
+  EXPECT_TRUE(sys.await_all_actors_done(patience));
+}
+
+TROUPE_TEST_EVERY_POLICY(shutdowns);
+
+} // namespace
