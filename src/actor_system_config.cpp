@@ -620,9 +620,20 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
   // Unknown keys and positional arguments.
   std::vector<std::string> remainder;
   for (auto& arg : app.remaining()) {
-    if (!arg.starts_with("--")) {
+    if (!arg.starts_with("-") || arg == "-") {
       remainder.push_back(std::move(arg));
       continue;
+    }
+    // Taking "-x" as positional would hide a mistyped option, like an
+    // unknown key.
+    if (!arg.starts_with("--")) {
+      auto name = std::string_view{arg}.substr(1);
+      auto hint = suggestion(name.substr(0, name.find('=')), options_, {"help", "config-file"});
+      if (hint.empty())
+        hint = "; options are written --key=value, and arguments after a bare -- are "
+               "positional";
+      return make_error(errc::unknown_key,
+                        "unknown option " + single_quoted(arg) + " on the command line" + hint);
     }
     auto key = std::string_view{arg}.substr(2);
     key = key.substr(0, key.find('='));

@@ -430,11 +430,30 @@ TEST(actor_system_config, an_unknown_key_after_a_bare_double_dash_is_a_positiona
 
 TEST(actor_system_config, positional_arguments_keep_their_order_in_the_remainder) {
   actor_system_config cfg;
-  ASSERT_FALSE(cfg.parse({"in.txt", "--troupe.scheduler.max-threads=2", "-", "-v", "out.txt",
-                          "--", "--troupe.scheduler.max-threads=9"}));
+  ASSERT_FALSE(cfg.parse({"in.txt", "--troupe.scheduler.max-threads=2", "-", "out.txt", "--",
+                          "-v", "--troupe.scheduler.max-threads=9"}));
   EXPECT_EQ(cfg.scheduler.max_threads, 2u);
-  EXPECT_EQ(cfg.remainder(), (std::vector<std::string>{"in.txt", "-", "-v", "out.txt",
+  EXPECT_EQ(cfg.remainder(), (std::vector<std::string>{"in.txt", "-", "out.txt", "-v",
                                                        "--troupe.scheduler.max-threads=9"}));
+}
+
+TEST(actor_system_config, an_unknown_single_dash_option_is_an_error_not_a_positional_argument) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"first"}));
+  auto err = cfg.parse({"in.txt", "-x", "--troupe.scheduler.max-threads=2"});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_EQ(err.context(), "unknown option '-x' on the command line; options are written "
+                           "--key=value, and arguments after a bare -- are positional");
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+  EXPECT_EQ(cfg.remainder(), std::vector<std::string>{"first"});
+  for (auto arg : {"-v", "-5", "-xyz", "-x=1", "-troupe.scheduler.max-threads=2"}) {
+    err = cfg.parse({arg});
+    EXPECT_EQ(err, errc::unknown_key) << arg;
+    EXPECT_TRUE(contains(err.context(), "unknown option '"s + arg + "'")) << err.context();
+  }
+  err = cfg.parse({"-troupe.scheduler.max-threads=2"});
+  EXPECT_TRUE(contains(err.context(), "did you mean 'troupe.scheduler.max-threads'?"))
+    << err.context();
 }
 
 TEST(actor_system_config, help_and_h_request_the_helptext) {

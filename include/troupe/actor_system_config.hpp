@@ -24,10 +24,11 @@
 //   max-threads = 4
 //
 // A value on the command line wins over the file's, wherever --config-file
-// stands. Arguments without a leading "--", and all arguments after a bare
-// "--", are left for the application in remainder(). Every numeric troupe.*
-// key has a range (see --help); a value outside it is an error naming the
-// key and the range. A parse that fails changes no option.
+// stands. Arguments without a leading "-" (and a lone "-", as for stdin),
+// and all arguments after a bare "--", are left for the application in
+// remainder(); any other argument starting with "-" is an error. Every
+// numeric troupe.* key has a range (see --help); a value outside it is an
+// error naming the key and the range. A parse that fails changes no option.
 
 #include "troupe/error.hpp"
 #include "troupe/logger.hpp"
