@@ -408,9 +408,18 @@ actor_system_config::actor_system_config() {
   };
   add_builtin(std::move(policy));
 
-  auto max_threads = detail::make_config_option(&scheduler.max_threads);
+  namespace ws = defaults::work_stealing;
+  auto max_threads = detail::make_config_option(&scheduler.max_threads, size_t{0},
+                                                scheduler_config::max_threads_limit());
   max_threads.key = "troupe.scheduler.max-threads";
-  max_threads.description = "worker threads; 0 means one per hardware thread";
+  {
+    namespace d = defaults::scheduler;
+    max_threads.description = "worker threads; 0 means one per hardware thread; at most "
+                              + std::to_string(d::max_threads_per_hardware_thread)
+                              + " per hardware thread, but at least "
+                              + std::to_string(d::max_threads_floor) + " and never more than "
+                              + std::to_string(d::max_threads_cap);
+  }
   add_builtin(std::move(max_threads));
 
   auto max_throughput = detail::make_config_option(&scheduler.max_throughput);
@@ -420,6 +429,7 @@ actor_system_config::actor_system_config() {
   max_throughput.placeholder = "<uint|infinite>";
   if (scheduler.max_throughput == std::numeric_limits<size_t>::max())
     max_throughput.default_text = "infinite";
+  max_throughput.range = "1 to infinite";
   max_throughput.assign = [this](std::span<const std::string> values,
                                  bool store) -> std::string {
     size_t n = 0;
@@ -455,7 +465,8 @@ actor_system_config::actor_system_config() {
   };
   add_builtin(std::move(mode));
 
-  auto spin_attempts = detail::make_config_option(&scheduler.spin_attempts);
+  auto spin_attempts
+    = detail::make_config_option(&scheduler.spin_attempts, size_t{0}, ws::max_spin_attempts);
   spin_attempts.key = "troupe.work-stealing.spin-attempts";
   spin_attempts.description
     = "adaptive mode: rounds an idle worker looks for work before it parks";
@@ -467,22 +478,26 @@ actor_system_config::actor_system_config() {
   for (auto [name, tier] : tiers) {
     auto prefix = std::string{"troupe.work-stealing."} + name;
     auto modes = std::string{name} == "relaxed" ? "polling mode" : "event and polling modes";
-    auto attempts = detail::make_config_option(&tier->poll_attempts);
+    auto attempts
+      = detail::make_config_option(&tier->poll_attempts, size_t{0}, ws::max_tier_count);
     attempts.key = prefix + "-poll-attempts";
     attempts.description = std::string{modes} + ": looks at the own queues in the "
                            + name + " tier";
     add_builtin(std::move(attempts));
-    auto interval = detail::make_config_option(&tier->steal_interval);
+    auto interval
+      = detail::make_config_option(&tier->steal_interval, size_t{0}, ws::max_tier_count);
     interval.key = prefix + "-steal-interval";
     interval.description = std::string{modes} + ": one steal every this many looks (0: none)";
     add_builtin(std::move(interval));
-    auto sleep = detail::make_config_option(&tier->sleep_duration);
+    auto sleep = detail::make_config_option(&tier->sleep_duration,
+                                            std::chrono::microseconds{0}, ws::max_idle_duration);
     sleep.key = prefix + "-sleep-duration";
     sleep.description = std::string{modes} + ": the sleep after each look (0 for none)";
     add_builtin(std::move(sleep));
   }
 
-  auto wait_timeout = detail::make_config_option(&scheduler.wait_timeout);
+  auto wait_timeout = detail::make_config_option(&scheduler.wait_timeout, ws::min_wait_timeout,
+                                                 ws::max_idle_duration);
   wait_timeout.key = "troupe.work-stealing.wait-timeout";
   wait_timeout.description = "event mode: the longest wait of an idle worker on its event";
   add_builtin(std::move(wait_timeout));
@@ -611,9 +626,20 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
   // Unknown keys and positional arguments.
   std::vector<std::string> remainder;
   for (auto& arg : app.remaining()) {
-    if (!arg.starts_with("--")) {
+    if (!arg.starts_with("-") || arg == "-") {
       remainder.push_back(std::move(arg));
       continue;
+    }
+    // Taking "-x" as positional would hide a mistyped option, like an
+    // unknown key.
+    if (!arg.starts_with("--")) {
+      auto name = std::string_view{arg}.substr(1);
+      auto hint = suggestion(name.substr(0, name.find('=')), options_, {"help", "config-file"});
+      if (hint.empty())
+        hint = "; options are written --key=value, and arguments after a bare -- are "
+               "positional";
+      return make_error(errc::unknown_key,
+                        "unknown option " + single_quoted(arg) + " on the command line" + hint);
     }
     auto key = std::string_view{arg}.substr(2);
     key = key.substr(0, key.find('='));
@@ -699,12 +725,16 @@ std::string actor_system_config::helptext() const {
   out += program_name_.empty() ? std::string{"program"} : program_name_;
   out += " [options] [--] [arguments]\n\nOptions:\n";
   auto entry = [&out](std::string_view head, std::string_view default_text,
-                      std::string_view description) {
+                      std::string_view range, std::string_view description) {
     out += "  ";
     out += head;
     if (!default_text.empty()) {
       out += "  (default: ";
       out += default_text;
+      if (!range.empty()) {
+        out += ", range: ";
+        out += range;
+      }
       out += ')';
     }
     out += '\n';
@@ -720,8 +750,8 @@ std::string actor_system_config::helptext() const {
       rest.remove_prefix(std::min(n + 1, rest.size()));
     }
   };
-  entry("-h, --help", "", "print this text");
-  entry("--config-file=<path>", "",
+  entry("-h, --help", "", "", "print this text");
+  entry("--config-file=<path>", "", "",
         "read options from a TOML file whose tables spell the keys ([troupe.scheduler] "
         "max-threads = 4); the command line wins over it");
   for (const auto& opt : options_) {
@@ -735,7 +765,7 @@ std::string actor_system_config::helptext() const {
     }
     if (default_text.empty())
       default_text = opt.kind == config_kind::string_list ? "empty" : "\"\"";
-    entry(head, default_text, opt.description);
+    entry(head, default_text, opt.range, opt.description);
   }
   return out;
 }

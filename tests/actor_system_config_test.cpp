@@ -7,6 +7,7 @@
 
 #include <limits>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -248,6 +250,134 @@ TEST(actor_system_config, a_max_throughput_of_zero_is_malformed) {
   EXPECT_EQ(cfg.scheduler.max_throughput, troupe::defaults::scheduler::max_throughput);
 }
 
+// -- ranges -------------------------------------------------------------------------
+
+TEST(actor_system_config, max_threads_limit_is_four_per_hardware_thread_between_64_and_1024) {
+  size_t per_machine = std::thread::hardware_concurrency() * size_t{4};
+  auto limit = troupe::scheduler_config::max_threads_limit();
+  EXPECT_EQ(limit, std::clamp(per_machine, size_t{64}, size_t{1024}));
+  EXPECT_EQ(troupe::defaults::scheduler::max_threads_cap, 1024u);
+}
+
+TEST(actor_system_config, max_threads_above_the_limit_is_malformed_and_names_the_range) {
+  auto limit = troupe::scheduler_config::max_threads_limit();
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.max-threads=100000"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.scheduler.max-threads: expected an unsigned integer between "
+                           "0 and " + std::to_string(limit) + ", got '100000'");
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+  err = cfg.parse({"--troupe.scheduler.max-threads=" + std::to_string(limit + 1)});
+  EXPECT_EQ(err, errc::malformed_value);
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.max-threads=" + std::to_string(limit)}));
+  EXPECT_EQ(cfg.scheduler.max_threads, limit);
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.max-threads=0"}));
+  EXPECT_EQ(cfg.scheduler.max_threads, 0u);
+}
+
+TEST(actor_system_config, a_negative_duration_is_malformed_for_every_troupe_duration_key) {
+  for (auto key : {"troupe.work-stealing.aggressive-sleep-duration",
+                   "troupe.work-stealing.moderate-sleep-duration",
+                   "troupe.work-stealing.relaxed-sleep-duration"}) {
+    actor_system_config cfg;
+    auto err = cfg.parse({"--"s + key + "=-5s"});
+    EXPECT_EQ(err, errc::malformed_value) << key;
+    EXPECT_EQ(err.context(), key + ": expected a duration between 0us and 1s, got '-5s'"s);
+  }
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.work-stealing.wait-timeout=-5s"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.work-stealing.wait-timeout: expected a duration between 1us "
+                           "and 1s, got '-5s'");
+  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::work_stealing::wait_timeout);
+}
+
+TEST(actor_system_config, a_zero_sleep_is_no_sleep_but_a_zero_wait_timeout_is_malformed) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.moderate-sleep-duration=0us"}));
+  EXPECT_EQ(cfg.scheduler.moderate.sleep_duration, 0us);
+  auto err = cfg.parse({"--troupe.work-stealing.wait-timeout=0us"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.work-stealing.wait-timeout: expected a duration between 1us "
+                           "and 1s, got '0us'");
+  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.wait-timeout=1us"}));
+  EXPECT_EQ(cfg.scheduler.wait_timeout, 1us);
+}
+
+TEST(actor_system_config, durations_above_a_second_are_malformed) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.relaxed-sleep-duration=1s",
+                          "--troupe.work-stealing.wait-timeout=1s"}));
+  EXPECT_EQ(cfg.scheduler.relaxed.sleep_duration, 1s);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, 1s);
+  auto err = cfg.parse({"--troupe.work-stealing.relaxed-sleep-duration=1000001us"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.work-stealing.relaxed-sleep-duration: expected a duration "
+                           "between 0us and 1s, got '1000001us'");
+  err = cfg.parse({"--troupe.work-stealing.wait-timeout=1h"});
+  EXPECT_EQ(err, errc::malformed_value);
+}
+
+TEST(actor_system_config, spin_attempts_and_tier_counts_have_an_upper_bound) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.work-stealing.spin-attempts=65537"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "troupe.work-stealing.spin-attempts: expected an unsigned integer "
+                           "between 0 and 65536, got '65537'");
+  for (auto key : {"troupe.work-stealing.aggressive-poll-attempts",
+                   "troupe.work-stealing.aggressive-steal-interval",
+                   "troupe.work-stealing.moderate-poll-attempts",
+                   "troupe.work-stealing.moderate-steal-interval",
+                   "troupe.work-stealing.relaxed-poll-attempts",
+                   "troupe.work-stealing.relaxed-steal-interval"}) {
+    err = cfg.parse({"--"s + key + "=1000001"});
+    EXPECT_EQ(err, errc::malformed_value) << key;
+    EXPECT_EQ(err.context(),
+              key + ": expected an unsigned integer between 0 and 1000000, got '1000001'"s);
+  }
+  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.spin-attempts=65536",
+                          "--troupe.work-stealing.aggressive-poll-attempts=1000000",
+                          "--troupe.work-stealing.aggressive-steal-interval=0"}));
+  EXPECT_EQ(cfg.scheduler.spin_attempts, 65536u);
+  EXPECT_EQ(cfg.scheduler.aggressive.poll_attempts, 1000000u);
+  EXPECT_EQ(cfg.scheduler.aggressive.steal_interval, 0u);
+  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.spin-attempts=0"}));
+  EXPECT_EQ(cfg.scheduler.spin_attempts, 0u);
+}
+
+TEST(actor_system_config, set_checks_the_range_like_parse) {
+  actor_system_config cfg;
+  auto err = cfg.set("troupe.scheduler.max-threads", "100000");
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_TRUE(contains(err.context(), "troupe.scheduler.max-threads: expected an unsigned "
+                                      "integer between 0 and "))
+    << err.context();
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+  err = cfg.set("troupe.work-stealing.wait-timeout", "-5s");
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::work_stealing::wait_timeout);
+}
+
+TEST(actor_system_config, a_value_out_of_range_in_the_file_names_the_file_line_and_range) {
+  temp_file file{"[troupe.scheduler]\nmax-threads = 100000\n"
+                 "[troupe.work-stealing]\nwait-timeout = \"-5s\"\n"};
+  actor_system_config cfg;
+  auto err = cfg.parse({file.flag()});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(),
+            file.path() + ":2:15: troupe.scheduler.max-threads: expected an unsigned integer "
+                          "between 0 and "
+              + std::to_string(troupe::scheduler_config::max_threads_limit())
+              + ", got '100000'");
+  temp_file timeout{"[troupe.work-stealing]\nwait-timeout = \"-5s\"\n"};
+  err = cfg.parse({timeout.flag()});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), timeout.path() + ":2:16: troupe.work-stealing.wait-timeout: "
+                                            "expected a duration between 1us and 1s, got '-5s'");
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::work_stealing::wait_timeout);
+}
+
 TEST(actor_system_config, an_unknown_verbosity_names_the_log_levels) {
   actor_system_config cfg;
   auto err = cfg.parse({"--troupe.logger.verbosity=loud"});
@@ -300,11 +430,30 @@ TEST(actor_system_config, an_unknown_key_after_a_bare_double_dash_is_a_positiona
 
 TEST(actor_system_config, positional_arguments_keep_their_order_in_the_remainder) {
   actor_system_config cfg;
-  ASSERT_FALSE(cfg.parse({"in.txt", "--troupe.scheduler.max-threads=2", "-", "-v", "out.txt",
-                          "--", "--troupe.scheduler.max-threads=9"}));
+  ASSERT_FALSE(cfg.parse({"in.txt", "--troupe.scheduler.max-threads=2", "-", "out.txt", "--",
+                          "-v", "--troupe.scheduler.max-threads=9"}));
   EXPECT_EQ(cfg.scheduler.max_threads, 2u);
-  EXPECT_EQ(cfg.remainder(), (std::vector<std::string>{"in.txt", "-", "-v", "out.txt",
+  EXPECT_EQ(cfg.remainder(), (std::vector<std::string>{"in.txt", "-", "out.txt", "-v",
                                                        "--troupe.scheduler.max-threads=9"}));
+}
+
+TEST(actor_system_config, an_unknown_single_dash_option_is_an_error_not_a_positional_argument) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"first"}));
+  auto err = cfg.parse({"in.txt", "-x", "--troupe.scheduler.max-threads=2"});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_EQ(err.context(), "unknown option '-x' on the command line; options are written "
+                           "--key=value, and arguments after a bare -- are positional");
+  EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
+  EXPECT_EQ(cfg.remainder(), std::vector<std::string>{"first"});
+  for (auto arg : {"-v", "-5", "-xyz", "-x=1", "-troupe.scheduler.max-threads=2"}) {
+    err = cfg.parse({arg});
+    EXPECT_EQ(err, errc::unknown_key) << arg;
+    EXPECT_TRUE(contains(err.context(), "unknown option '"s + arg + "'")) << err.context();
+  }
+  err = cfg.parse({"-troupe.scheduler.max-threads=2"});
+  EXPECT_TRUE(contains(err.context(), "did you mean 'troupe.scheduler.max-threads'?"))
+    << err.context();
 }
 
 TEST(actor_system_config, help_and_h_request_the_helptext) {
@@ -329,22 +478,32 @@ TEST(actor_system_config, the_helptext_lists_every_key_with_its_default_and_desc
   auto text = cfg.helptext();
   for (auto part : {"--troupe.scheduler.policy=<work-stealing|work-sharing>  "
                     "(default: work-stealing)",
-                    "--troupe.scheduler.max-threads=<uint>  (default: 0)",
-                    "worker threads; 0 means one per hardware thread",
-                    "--troupe.scheduler.max-throughput=<uint|infinite>  (default: infinite)",
-                    "--troupe.work-stealing.spin-attempts=<uint>  (default: 1024)",
+                    "--troupe.scheduler.max-throughput=<uint|infinite>  (default: infinite, "
+                    "range: 1 to infinite)",
+                    "--troupe.work-stealing.spin-attempts=<uint>  (default: 1024, range: 0 "
+                    "to 65536)",
                     "--troupe.work-stealing.idle-mode=<adaptive|event|polling>  "
                     "(default: adaptive)",
+                    "--troupe.work-stealing.aggressive-poll-attempts=<uint>  (default: 100, "
+                    "range: 0 to 1000000)",
+                    "--troupe.work-stealing.moderate-steal-interval=<uint>  (default: 5, "
+                    "range: 0 to 1000000)",
                     "--troupe.work-stealing.relaxed-sleep-duration=<duration>  "
-                    "(default: 10000us)",
-                    "--troupe.work-stealing.wait-timeout=<duration>  (default: 200us)",
+                    "(default: 10000us, range: 0us to 1s)",
+                    "--troupe.work-stealing.wait-timeout=<duration>  (default: 200us, range: "
+                    "1us to 1s)",
                     "--troupe.scheduler.pin-workers[=true|false]  (default: false)",
                     "--troupe.logger.verbosity=<quiet|error|warning|info|debug|trace>  "
                     "(default: warning)",
-                    "--app.timeout=<duration>  (default: 250ms)",
+                    "--app.timeout=<duration>  (default: 250ms)\n",
                     "how long to wait for a reply",
                     "--app.verbose[=true|false]  (default: false)", "print every step",
                     "--config-file=<path>", "-h, --help"})
+    EXPECT_TRUE(contains(text, part)) << "missing: " << part << "\nin:\n" << text;
+  auto limit = std::to_string(troupe::scheduler_config::max_threads_limit());
+  for (auto part : {"--troupe.scheduler.max-threads=<uint>  (default: 0, range: 0 to " + limit
+                      + ")\n",
+                    "worker threads; 0 means one per hardware thread; at most 4 per"s})
     EXPECT_TRUE(contains(text, part)) << "missing: " << part << "\nin:\n" << text;
 }
 
@@ -638,4 +797,50 @@ TEST(actor_system_config, a_key_that_is_not_a_dotted_name_is_a_logic_error) {
   EXPECT_THROW(cfg.add_option("troupe.mine", &x, ""), std::logic_error);
   EXPECT_THROW(cfg.add_option<int>("app.null", nullptr, ""), std::logic_error);
   EXPECT_NO_THROW(cfg.add_option("my-app.sub_group.rate-2", &x, ""));
+}
+
+TEST(actor_system_config, a_user_option_may_have_a_range) {
+  actor_system_config cfg;
+  size_t workers = 4;
+  int delta = 0;
+  std::chrono::milliseconds timeout{100};
+  cfg.add_option("app.workers", &workers, "worker count", 1, 16)
+    .add_option("app.delta", &delta, "", -10, 10)
+    .add_option("app.timeout", &timeout, "", 1ms, 10s);
+  auto err = cfg.parse({"--app.workers=0"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "app.workers: expected an unsigned integer between 1 and 16, got '0'");
+  err = cfg.parse({"--app.delta=-11"});
+  EXPECT_EQ(err.context(), "app.delta: expected an integer between -10 and 10, got '-11'");
+  err = cfg.parse({"--app.timeout=-1ms"});
+  EXPECT_EQ(err.context(), "app.timeout: expected a duration between 1ms and 10s, got '-1ms'");
+  // A value that is no number keeps the parser's own words.
+  err = cfg.parse({"--app.timeout=10"});
+  EXPECT_EQ(err.context(), "app.timeout: expected a duration such as 10ms (units: ns, us, ms, "
+                           "s, min, h), got '10'");
+  EXPECT_EQ(workers, 4u);
+  EXPECT_EQ(delta, 0);
+  EXPECT_EQ(timeout, 100ms);
+  temp_file file{"[app]\nworkers = 17\n"};
+  err = cfg.parse({file.flag()});
+  EXPECT_EQ(err.context(), file.path() + ":2:11: app.workers: expected an unsigned integer "
+                                         "between 1 and 16, got '17'");
+  EXPECT_EQ(cfg.set("app.workers", "17"), errc::malformed_value);
+  ASSERT_FALSE(cfg.parse({"--app.workers=16", "--app.delta=-10", "--app.timeout=10s"}));
+  EXPECT_EQ(workers, 16u);
+  EXPECT_EQ(delta, -10);
+  EXPECT_EQ(timeout, 10s);
+  ASSERT_FALSE(cfg.parse({"--help"}));
+  EXPECT_TRUE(contains(cfg.helptext(), "--app.workers=<uint>  (default: 4, range: 1 to 16)\n"))
+    << cfg.helptext();
+  EXPECT_TRUE(contains(cfg.helptext(), "--app.timeout=<duration>  (default: 100ms, range: 1ms "
+                                       "to 10s)\n"))
+    << cfg.helptext();
+}
+
+TEST(actor_system_config, a_range_whose_min_exceeds_its_max_is_a_logic_error) {
+  actor_system_config cfg;
+  int x = 0;
+  EXPECT_THROW(cfg.add_option("app.x", &x, "", 5, 4), std::logic_error);
+  EXPECT_NO_THROW(cfg.add_option("app.x", &x, "", 4, 4));
 }

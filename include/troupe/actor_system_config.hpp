@@ -24,9 +24,11 @@
 //   max-threads = 4
 //
 // A value on the command line wins over the file's, wherever --config-file
-// stands. Arguments without a leading "--", and all arguments after a bare
-// "--", are left for the application in remainder(). A parse that fails
-// changes no option.
+// stands. Arguments without a leading "-" (and a lone "-", as for stdin),
+// and all arguments after a bare "--", are left for the application in
+// remainder(); any other argument starting with "-" is an error. Every
+// numeric troupe.* key has a range (see --help); a value outside it is an
+// error naming the key and the range. A parse that fails changes no option.
 
 #include "troupe/error.hpp"
 #include "troupe/logger.hpp"
@@ -36,7 +38,9 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <ratio>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -65,6 +69,9 @@ struct config_option {
   std::string placeholder;
   /// The value at declaration, written as on the command line.
   std::string default_text;
+  /// The values allowed, for the help text ("0 to 64"); empty if the type
+  /// alone limits them.
+  std::string range;
   /// Parses `values` (one, unless kind is string_list) and, if `store`, writes
   /// the result. Returns an empty string on success, else what a valid value
   /// looks like ("an unsigned integer").
@@ -196,6 +203,77 @@ config_option make_config_option(T* storage) {
   return result;
 }
 
+/// A bound of a range as the help text and errors write it: "64", "1s".
+template <class T>
+std::string config_bound_text(const T& x) {
+  std::string result;
+  if constexpr (is_chrono_duration<T>::value) {
+    using rep = typename T::rep;
+    using namespace std::chrono;
+    // The coarsest unit that holds `x` exactly: 1s, not 1000000us.
+    auto coarsest = [&](auto unit) {
+      using U = decltype(unit);
+      if constexpr (std::is_integral_v<rep> && std::ratio_greater_equal_v<typename U::period,
+                                                                          typename T::period>) {
+        auto n = duration_cast<duration<rep, typename U::period>>(x);
+        if (x.count() != 0 && result.empty() && duration_cast<T>(n) == x)
+          append_log_arg(result, n);
+      }
+    };
+    coarsest(hours{});
+    coarsest(minutes{});
+    coarsest(seconds{});
+    coarsest(milliseconds{});
+    coarsest(microseconds{});
+    coarsest(nanoseconds{});
+    if (result.empty())
+      append_log_arg(result, x);
+  } else {
+    append_log_arg(result, x);
+  }
+  return result;
+}
+
+/// What a value between `min` and `max` looks like, for an error.
+template <class T>
+std::string config_range_expected(const T& min, const T& max) {
+  std::string result;
+  if constexpr (is_chrono_duration<T>::value)
+    result = "a duration between ";
+  else if constexpr (std::is_signed_v<T>)
+    result = "an integer between ";
+  else
+    result = "an unsigned integer between ";
+  return result + config_bound_text(min) + " and " + config_bound_text(max);
+}
+
+/// An option that takes the values from `min` to `max` only: an integer or
+/// a duration.
+template <class T>
+config_option make_config_option(T* storage, T min, T max) {
+  static_assert((std::is_integral_v<T> && !std::is_same_v<T, bool>
+                 && !is_config_character_v<T>)
+                  || is_chrono_duration<T>::value,
+                "troupe: only an integer or a std::chrono::duration option has a range");
+  auto result = make_config_option(storage);
+  result.range = config_bound_text(min) + " to " + config_bound_text(max);
+  if (storage == nullptr)
+    return result;
+  result.assign = [storage, min, max](std::span<const std::string> values, bool store) {
+    T tmp{};
+    // A value that is no number at all gets the parser's own words, which
+    // name the units of a duration.
+    if (auto what = parse_config_value(values.back(), tmp); !what.empty())
+      return what;
+    if (tmp < min || max < tmp)
+      return config_range_expected(min, max);
+    if (store)
+      *storage = tmp;
+    return std::string{};
+  };
+  return result;
+}
+
 } // namespace detail
 
 class actor_system_config {
@@ -233,6 +311,22 @@ public:
                   "number, std::string, a std::chrono::duration or "
                   "std::vector<std::string>");
     auto opt = detail::make_config_option(storage);
+    opt.key = std::move(key);
+    opt.description = std::move(description);
+    add_option_impl(std::move(opt), storage == nullptr);
+    return *this;
+  }
+
+  /// Declares an integer or duration option that takes the values from
+  /// `min` to `max` only; others are a malformed_value error naming the
+  /// range, which the help text shows. Throws std::logic_error as above, and
+  /// if `min` is greater than `max`.
+  template <class T>
+  actor_system_config& add_option(std::string key, T* storage, std::string description,
+                                  std::type_identity_t<T> min, std::type_identity_t<T> max) {
+    if (max < min)
+      throw std::logic_error("troupe: add_option(\"" + key + "\"): min is greater than max");
+    auto opt = detail::make_config_option(storage, min, max);
     opt.key = std::move(key);
     opt.description = std::move(description);
     add_option_impl(std::move(opt), storage == nullptr);

@@ -1,8 +1,9 @@
 #pragma once
 
-// Default values of every configuration key. The dotted key of each value is
-// written beside it; actor_system_config reads the same keys from the command
-// line and from a TOML file.
+// Default values of every configuration key, and the range of each numeric
+// one. The dotted key of each value is written beside it; actor_system_config
+// reads the same keys from the command line and from a TOML file, and
+// rejects a value outside its range with an error naming the range.
 
 #include <chrono>
 #include <cstddef>
@@ -16,6 +17,14 @@ namespace scheduler {
 inline constexpr std::string_view policy = "work-stealing";
 /// troupe.scheduler.max-threads: 0 means one worker per hardware thread.
 inline constexpr size_t max_threads = 0;
+/// The most troupe.scheduler.max-threads takes: 4 workers per hardware
+/// thread, but at least 64 (room to oversubscribe a small machine) and at
+/// most 1024. A worker more than the CPUs can run only adds switches, and a
+/// typo such as 100000 would start threads for minutes and starve the
+/// machine (scheduler_config::max_threads_limit() computes it).
+inline constexpr size_t max_threads_per_hardware_thread = 4;
+inline constexpr size_t max_threads_floor = 64;
+inline constexpr size_t max_threads_cap = 1024;
 /// troupe.scheduler.pin-workers: pins worker i to the i-th CPU the process
 /// may run on (modulo their number). Off by default: on a shared machine the
 /// kernel knows better where a thread can run now.
@@ -24,6 +33,7 @@ inline constexpr bool pin_workers = false;
 /// before its worker runs others. Unlimited by default, as in CAF: an actor
 /// drains its mailbox while it has messages, which keeps a receiver that
 /// many senders flood from falling behind (its mailbox stays short).
+/// Range: at least 1 (a turn of no messages would never finish a mailbox).
 inline constexpr size_t max_throughput = std::numeric_limits<size_t>::max();
 } // namespace scheduler
 
@@ -38,11 +48,22 @@ inline constexpr std::string_view idle_mode = "adaptive";
 /// A polling tier (seed 000, Table I): `poll_attempts` looks at the own
 /// queues, a steal every `steal_interval` of them, a sleep of
 /// `sleep_duration` after each (none if zero).
+///
+/// Ranges: poll attempts and steal interval 0 to `max_tier_count` (0 skips
+/// the tier, or its steals), sleep duration 0 to `max_idle_duration`.
 struct polling_tier {
   size_t poll_attempts;
   size_t steal_interval;
   std::chrono::microseconds sleep_duration;
 };
+
+/// The most looks or steal interval of a tier: a million looks of the
+/// moderate tier's 50 us sleeps already take 50 s.
+inline constexpr size_t max_tier_count = 1'000'000;
+/// The longest sleep of a tier and the longest wait-timeout: a job that
+/// arrives while its worker sleeps may wait as long, and a whole second is
+/// far beyond any latency Troupe is tuned for.
+inline constexpr std::chrono::microseconds max_idle_duration = std::chrono::seconds{1};
 
 /// troupe.work-stealing.aggressive-{poll-attempts,steal-interval,sleep-duration}
 inline constexpr polling_tier aggressive{100, 10, std::chrono::microseconds{0}};
@@ -54,8 +75,10 @@ inline constexpr polling_tier relaxed{1, 1, std::chrono::microseconds{10'000}};
 
 /// troupe.work-stealing.wait-timeout: how long an idle worker of the event
 /// mode waits on its event before it looks for work to steal (the paper's
-/// best value for a 12-stage pipeline).
+/// best value for a 12-stage pipeline). Range: `min_wait_timeout` to
+/// `max_idle_duration`; a zero timeout would turn the wait into a busy loop.
 inline constexpr std::chrono::microseconds wait_timeout{200};
+inline constexpr std::chrono::microseconds min_wait_timeout{1};
 
 /// troupe.work-stealing.spin-attempts: the most rounds an adaptive worker
 /// spends looking for work (own deque, injection queue, steals) before it
@@ -63,7 +86,11 @@ inline constexpr std::chrono::microseconds wait_timeout{200};
 /// take some 50 us: about what parking and waking a thread costs on a virtual
 /// machine, so a worker spins no longer than a sleep would cost it (the
 /// classic spin-then-block rule), and an idle system still sleeps.
+/// Range: 0 (park at once) to `max_spin_attempts`.
 inline constexpr size_t spin_attempts = 1024;
+/// 64 times the default, some 3 ms of spinning: past that a parked worker
+/// costs far less than the spinning it replaces.
+inline constexpr size_t max_spin_attempts = 65'536;
 } // namespace work_stealing
 
 namespace shutdown {

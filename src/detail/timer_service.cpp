@@ -1,6 +1,7 @@
 #include "troupe/detail/timer_service.hpp"
 
 #include <algorithm>
+#include <system_error>
 
 #ifdef __linux__
 #  include <pthread.h>
@@ -19,7 +20,12 @@ void timer_service::start() {
   if (started_ || stopped_)
     return;
   // The new thread blocks on mtx_ until we are done here.
-  thread_ = std::thread{[this] { run(); }};
+  try {
+    thread_ = std::thread{[this] { run(); }};
+  } catch (const std::system_error& ex) {
+    // What failed, not just EAGAIN: the actor_system constructor passes it on.
+    throw std::system_error(ex.code(), "troupe: cannot start the timer thread");
+  }
   started_ = true;
 }
 

@@ -16,6 +16,12 @@ size_t scheduler_config::num_workers() const noexcept {
   return std::max<size_t>(std::thread::hardware_concurrency(), 1);
 }
 
+size_t scheduler_config::max_threads_limit() noexcept {
+  using namespace defaults::scheduler;
+  size_t per_machine = std::thread::hardware_concurrency() * max_threads_per_hardware_thread;
+  return std::min(std::max(per_machine, max_threads_floor), max_threads_cap);
+}
+
 std::unique_ptr<scheduler> scheduler::make(const scheduler_config& cfg) {
   if (cfg.policy == "work-stealing")
     return std::make_unique<work_stealing>(cfg);

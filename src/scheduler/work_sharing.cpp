@@ -18,6 +18,8 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 
 namespace troupe {
@@ -48,6 +50,9 @@ struct work_sharing::state {
   /// Guards the life cycle (start, stop); caller threads only.
   std::mutex lifecycle_mtx;
   enum class phase { idle, running, stopped } lifecycle = phase::idle;
+
+  /// stop() with lifecycle_mtx held.
+  void stop_locked();
 };
 
 class work_sharing::state::worker final : public execution_unit {
@@ -167,7 +172,18 @@ void work_sharing::start() {
   auto& ws = state_->workers;
   for (size_t i = 0; i < ws.size(); ++i) {
     auto* w = ws[i].get();
-    w->thread = std::thread{[w] { w->run(); }};
+    try {
+      w->thread = std::thread{[w] { w->run(); }};
+    } catch (const std::system_error& ex) {
+      state_->stop_locked();
+      // What failed, not just EAGAIN: the actor_system constructor passes it on.
+      throw std::system_error(ex.code(), "troupe: work-sharing: cannot start worker thread "
+                                           + std::to_string(i + 1) + " of "
+                                           + std::to_string(ws.size()));
+    } catch (...) {
+      state_->stop_locked();
+      throw;
+    }
     detail::name_thread(w->thread, "troupe-share", i);
     if (state_->pin_workers)
       detail::pin_thread(w->thread, i);
@@ -175,8 +191,12 @@ void work_sharing::start() {
 }
 
 void work_sharing::stop() {
-  auto& st = *state_;
-  std::lock_guard guard{st.lifecycle_mtx};
+  std::lock_guard guard{state_->lifecycle_mtx};
+  state_->stop_locked();
+}
+
+void work_sharing::state::stop_locked() {
+  auto& st = *this;
   if (st.lifecycle == state::phase::stopped)
     return;
   if (st.lifecycle == state::phase::running) {

@@ -116,6 +116,8 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -209,6 +211,9 @@ struct work_stealing::state {
   /// Guards the life cycle (start, stop); caller threads only.
   std::mutex lifecycle_mtx;
   enum class phase { idle, running, stopped } lifecycle = phase::idle;
+
+  /// stop() with lifecycle_mtx held.
+  void stop_locked();
 
   /// The worker running on this thread, if any (of any work_stealing).
   static inline thread_local worker* current_worker = nullptr;
@@ -738,13 +743,24 @@ void work_stealing::start() {
     return;
   state_->lifecycle = state::phase::running;
   auto& ws = state_->workers;
+  // Counts the workers that never ran as gone, so the started ones can leave
+  // (they wait until every worker is idle or gone), then stops them.
+  auto abandon = [this, &ws](size_t started) {
+    state_->exited.fetch_add(ws.size() - started, std::memory_order_seq_cst);
+    state_->stop_locked();
+  };
   for (size_t i = 0; i < ws.size(); ++i) {
     auto* w = ws[i].get();
     try {
       w->thread = std::thread{[w] { w->run(); }};
+    } catch (const std::system_error& ex) {
+      abandon(i);
+      // What failed, not just EAGAIN: the actor_system constructor passes it on.
+      throw std::system_error(ex.code(), "troupe: work-stealing: cannot start worker thread "
+                                           + std::to_string(i + 1) + " of "
+                                           + std::to_string(ws.size()));
     } catch (...) {
-      // Count the workers that never ran as gone, so stop() can finish.
-      state_->exited.fetch_add(ws.size() - i, std::memory_order_seq_cst);
+      abandon(i);
       throw;
     }
     detail::name_thread(w->thread, "troupe-steal", i);
@@ -754,8 +770,12 @@ void work_stealing::start() {
 }
 
 void work_stealing::stop() {
-  auto& st = *state_;
-  std::lock_guard guard{st.lifecycle_mtx};
+  std::lock_guard guard{state_->lifecycle_mtx};
+  state_->stop_locked();
+}
+
+void work_stealing::state::stop_locked() {
+  auto& st = *this;
   if (st.lifecycle == state::phase::stopped)
     return;
   if (st.lifecycle == state::phase::running) {

@@ -1,5 +1,7 @@
 #include "troupe/detail/timer_service.hpp"
 
+#include "../support/unstartable_threads.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +13,8 @@
 #include <numeric>
 #include <random>
 #include <semaphore>
+#include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -372,4 +376,29 @@ TEST(timer_service, many_threads_schedule_and_cancel_concurrently) {
     EXPECT_EQ(ran[k].load(), cancelled[k] ? 0 : 1) << "timer " << k;
     EXPECT_EQ(early[k].load(), 0) << "timer " << k << " ran before its deadline";
   }
+}
+
+TEST(timer_service, a_timer_thread_that_cannot_start_is_a_system_error_naming_it) {
+  troupe::detail::timer_service timers;
+  std::atomic<bool> ran{false};
+  timers.schedule(clock_type::now(), [&ran] { ran = true; });
+  {
+    troupe::test::unstartable_threads refuse;
+    if (!refuse.active())
+      GTEST_SKIP() << "threads still start under this build";
+    try {
+      timers.start();
+      ADD_FAILURE() << "start() returned";
+    } catch (const std::system_error& ex) {
+      EXPECT_EQ(ex.code(), std::errc::resource_unavailable_try_again);
+      EXPECT_TRUE(std::string_view{ex.what()}.starts_with("troupe: cannot start the timer thread"))
+        << ex.what();
+    }
+  }
+  // Nothing was started: a second start() runs the timer.
+  timers.start();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{30};
+  while (!ran && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds{1});
+  EXPECT_TRUE(ran);
 }

@@ -5,6 +5,7 @@
 #include "troupe/scheduler/work_stealing.hpp"
 
 #include "../support/policies.hpp"
+#include "../support/unstartable_threads.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +21,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -670,6 +673,30 @@ TEST_P(scheduler_policy, a_job_scheduled_after_stop_is_dropped) {
   schedule(*s, job);
   EXPECT_EQ(job.resume_count(), 0);
   EXPECT_EQ(job.ref_count(), 0);
+}
+
+TEST_P(scheduler_policy, a_worker_that_cannot_start_is_a_system_error_naming_it) {
+  auto s = make(2);
+  {
+    troupe::test::unstartable_threads refuse;
+    if (!refuse.active())
+      GTEST_SKIP() << "threads still start under this build";
+    try {
+      s->start();
+      ADD_FAILURE() << "start() returned";
+    } catch (const std::system_error& ex) {
+      EXPECT_EQ(ex.code(), std::errc::resource_unavailable_try_again);
+      auto want = "troupe: " + troupe::test::policy_of(GetParam())
+                  + ": cannot start worker thread 1 of 2";
+      EXPECT_TRUE(std::string_view{ex.what()}.starts_with(want)) << ex.what();
+    }
+  }
+  // The failed start() stopped the scheduler: a job is dropped, not queued
+  // for workers that will never come.
+  test_job job;
+  schedule(*s, job);
+  EXPECT_EQ(job.ref_count(), 0);
+  returns([&] { s.reset(); }, "destroying the scheduler");
 }
 
 TEST_P(scheduler_policy, stop_twice_and_destruction_after_stop_are_harmless) {

@@ -54,7 +54,9 @@ public:
   timer_service& operator=(const timer_service&) = delete;
 
   /// Starts the timer thread. Timers scheduled before start() wait for it.
-  /// Calls after the first do nothing.
+  /// Calls after the first do nothing. Throws std::system_error naming the
+  /// timer thread if the system refuses to start it; a later start() tries
+  /// again.
   void start();
 
   /// Stops the timer thread and returns once it has exited. Actions the

@@ -35,7 +35,10 @@ class scheduler {
 public:
   virtual ~scheduler() = default;
 
-  /// Starts the worker threads.
+  /// Starts the worker threads. If one fails to start, stops and joins
+  /// those already started, leaves the scheduler stopped (as after stop())
+  /// and throws: std::system_error naming the worker for a thread the system
+  /// refused, std::bad_alloc as it came.
   virtual void start() = 0;
 
   /// Runs every job still queued, then joins the workers. Jobs scheduled

@@ -83,6 +83,10 @@ struct scheduler_config {
 
   /// The number of workers `max_threads` stands for on this machine.
   size_t num_workers() const noexcept;
+
+  /// The most max_threads takes on this machine: 4 per hardware thread, at
+  /// least 64, at most 1024 (defaults::scheduler::max_threads_cap).
+  static size_t max_threads_limit() noexcept;
 };
 
 } // namespace troupe
