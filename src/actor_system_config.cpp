@@ -502,7 +502,37 @@ actor_system_config::actor_system_config() {
   wait_timeout.description = "event mode: the longest wait of an idle worker on its event";
   add_builtin(std::move(wait_timeout));
 
-  auto grace = detail::make_config_option(&shutdown_grace_period);
+  namespace mb = defaults::mailbox;
+  auto capacity = detail::make_config_option(&mailbox.capacity, size_t{0}, mb::max_capacity);
+  capacity.key = "troupe.mailbox.capacity";
+  capacity.description = "messages a mailbox holds before the overflow policy applies "
+                         "(0: no bound)";
+  add_builtin(std::move(capacity));
+
+  config_option overflow;
+  overflow.key = "troupe.mailbox.overflow";
+  overflow.description = "what a message to a full mailbox gets: drop, or mute its sender";
+  overflow.kind = config_kind::string;
+  overflow.placeholder = "<drop|mute>";
+  overflow.default_text = to_string(mailbox.overflow);
+  overflow.assign = [this](std::span<const std::string> values, bool store) -> std::string {
+    auto policy = mailbox_overflow::mute;
+    if (!from_string(values.back(), policy))
+      return "drop or mute";
+    if (store)
+      mailbox.overflow = policy;
+    return {};
+  };
+  add_builtin(std::move(overflow));
+
+  auto push_timeout = detail::make_config_option(&mailbox.push_timeout,
+                                                 std::chrono::milliseconds{0}, mb::max_wait);
+  push_timeout.key = "troupe.mailbox.push-timeout";
+  push_timeout.description = "mute: how long a thread outside the scheduler waits for room";
+  add_builtin(std::move(push_timeout));
+
+  auto grace = detail::make_config_option(&shutdown_grace_period,
+                                          std::chrono::milliseconds{0}, mb::max_wait);
   grace.key = "troupe.shutdown.grace-period";
   grace.description = "how long the system's destructor waits for actors before it "
                       "stops them";

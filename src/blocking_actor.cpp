@@ -50,8 +50,10 @@ mailbox_element_ptr blocking_actor::dequeue(clock::time_point deadline) {
     }
   } report{in_receive_};
   for (;;) {
-    if (auto* x = mailbox_.pop())
+    if (auto* x = mailbox_.pop()) {
+      after_pop();
       return mailbox_element_ptr{x};
+    }
     if (mailbox_.closed())
       return nullptr;
     // A response often arrives within microseconds: look a while before

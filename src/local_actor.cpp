@@ -4,6 +4,12 @@
 #include "troupe/detail/hot.hpp"
 #include "troupe/logger.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
 namespace troupe {
 
 error detail::exit_reason_of(std::exception_ptr eptr) {
@@ -16,7 +22,148 @@ error detail::exit_reason_of(std::exception_ptr eptr) {
   }
 }
 
-local_actor::~local_actor() = default;
+namespace detail {
+
+constinit thread_local local_actor* running_actor = nullptr;
+constinit thread_local bool push_may_wait = true;
+
+/// The bound of a mailbox and the actors muted on it.
+struct bounded_mailbox {
+  std::atomic<size_t> capacity{0};
+  std::atomic<mailbox_overflow> overflow{mailbox_overflow::mute};
+  std::mutex mtx;
+  // Guarded by mtx; each holds a strong reference until it is unmuted.
+  std::vector<strong_actor_ptr> muted;
+  // True while `muted` may be non-empty: the receiver reads it after each
+  // message it takes, without the lock (see add_muted for the fences).
+  std::atomic<bool> has_muted{false};
+};
+
+} // namespace detail
+
+local_actor::local_actor(actor_config& cfg) : abstract_actor(cfg) {
+  auto& conf = system().config();
+  if (conf.mailbox.capacity > 0)
+    set_mailbox_capacity(conf.mailbox.capacity, conf.mailbox.overflow);
+}
+
+local_actor::~local_actor() {
+  delete bounded_.load(std::memory_order_relaxed);
+}
+
+void local_actor::set_mailbox_capacity(size_t capacity, mailbox_overflow overflow) {
+  auto* b = bounded_.load(std::memory_order_acquire);
+  if (b == nullptr) {
+    if (capacity == 0)
+      return;
+    b = new detail::bounded_mailbox;
+    b->capacity.store(capacity, std::memory_order_relaxed);
+    b->overflow.store(overflow, std::memory_order_relaxed);
+    bounded_.store(b, std::memory_order_release);
+    return;
+  }
+  b->overflow.store(overflow, std::memory_order_relaxed);
+  b->capacity.store(capacity, std::memory_order_relaxed);
+  if (capacity == 0 || overflow == mailbox_overflow::drop)
+    release_muted();
+}
+
+size_t local_actor::mailbox_capacity() const noexcept {
+  auto* b = bounded_.load(std::memory_order_acquire);
+  return b != nullptr ? b->capacity.load(std::memory_order_relaxed) : 0;
+}
+
+bool local_actor::request_mute(local_actor*) {
+  return false;
+}
+
+void local_actor::unmute() {
+  // Only event-based actors are ever muted.
+}
+
+bool local_actor::add_muted(strong_actor_ptr sender) {
+  auto* b = bounded_.load(std::memory_order_acquire);
+  if (b == nullptr)
+    return false;
+  std::lock_guard guard{b->mtx};
+  // Dekker with release_muted_if_drained: we announce a muted sender, then
+  // look at the size; the receiver takes a message, then looks for muted
+  // senders. With a full fence on both sides, one of us sees the other.
+  b->has_muted.store(true, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  auto cap = b->capacity.load(std::memory_order_relaxed);
+  if (cap == 0 || b->overflow.load(std::memory_order_relaxed) != mailbox_overflow::mute
+      || mailbox_.size() < cap / 2 || mailbox_.closed()) {
+    if (b->muted.empty())
+      b->has_muted.store(false, std::memory_order_relaxed);
+    return false;
+  }
+  b->muted.push_back(std::move(sender));
+  return true;
+}
+
+void local_actor::release_muted_if_drained(detail::bounded_mailbox& b) {
+  auto cap = b.capacity.load(std::memory_order_relaxed);
+  if (cap != 0 && mailbox_.size() >= cap / 2)
+    return;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (b.has_muted.load(std::memory_order_relaxed))
+    release_muted();
+}
+
+void local_actor::release_muted() {
+  auto* b = bounded_.load(std::memory_order_acquire);
+  if (b == nullptr)
+    return;
+  std::vector<strong_actor_ptr> xs;
+  {
+    std::lock_guard guard{b->mtx};
+    xs.swap(b->muted);
+    b->has_muted.store(false, std::memory_order_relaxed);
+  }
+  for (auto& x : xs)
+    static_cast<local_actor*>(x->get())->unmute();
+}
+
+bool local_actor::make_room(detail::bounded_mailbox& b, mailbox_element_ptr& elem,
+                            execution_unit* ctx) {
+  auto cap = b.capacity.load(std::memory_order_relaxed);
+  if (cap == 0 || elem->mid.is_response() || elem->mid.is_system() || mailbox_.size() < cap)
+    return true;
+  if (b.overflow.load(std::memory_order_relaxed) == mailbox_overflow::mute) {
+    // An event-based sender is queued and pauses after its handler (unless
+    // it is under pressure itself, or sends to itself: it is the one that
+    // drains). The timer thread never waits.
+    if (detail::running_actor != nullptr) {
+      if (detail::running_actor != this)
+        detail::running_actor->request_mute(this);
+      return true;
+    }
+    if (!detail::push_may_wait)
+      return true;
+    // Any other thread waits for room, polling: it is outside the scheduler
+    // and nobody would wake it.
+    auto deadline = std::chrono::steady_clock::now() + system().config().mailbox.push_timeout;
+    auto pause = std::chrono::microseconds{10};
+    auto half = std::max<size_t>(cap / 2, 1);
+    while (mailbox_.size() >= half && !mailbox_.closed()) {
+      if (std::chrono::steady_clock::now() >= deadline)
+        goto drop;
+      std::this_thread::sleep_for(pause);
+      pause = std::min(2 * pause, std::chrono::microseconds{1000});
+    }
+    return true;
+  }
+drop:
+  auto why = "actor#" + std::to_string(id()) + "'s mailbox is full (capacity "
+             + std::to_string(cap) + ")";
+  if (elem->mid.is_request() && elem->sender)
+    bounce(std::move(elem), error{errc::queue_full, std::move(why)}, system(), ctx);
+  else
+    system().add_dead_letter(elem->payload, "queue_full: " + why);
+  elem.reset();
+  return false;
+}
 
 void local_actor::quit(error reason) {
   quit_requested_ = true;
@@ -70,7 +217,10 @@ void local_actor::delayed_deliver(strong_actor_ptr dest, timespan delay,
         dest->system().add_dead_letter(elem->payload, "a delayed message the shutdown dropped");
     }
     void operator()() {
+      // The timer thread must not wait for room: every timer would wait.
+      detail::push_may_wait = false;
       dest->get()->enqueue(std::move(elem), nullptr);
+      detail::push_may_wait = true;
     }
   };
   auto deadline = std::chrono::steady_clock::now() + delay;
@@ -115,6 +265,9 @@ void local_actor::respond(mailbox_element& req, detail::handler_result& res) {
 }
 
 TROUPE_HOT bool local_actor::push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx) {
+  if (auto* b = bounded_.load(std::memory_order_acquire)) [[unlikely]]
+    if (!make_room(*b, elem, ctx))
+      return false;
   switch (mailbox_.push(elem.get())) {
     case detail::inbox_result::success:
       elem.release();
@@ -166,6 +319,8 @@ void local_actor::bounce_all(mailbox_type::list_type& xs, const error& reason,
 void local_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   auto rest = mailbox_.close();
   bounce_all(rest, reason, ctx);
+  // After close: add_muted refuses from now on.
+  release_muted();
 }
 
 } // namespace troupe

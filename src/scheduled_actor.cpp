@@ -65,9 +65,25 @@ TROUPE_HOT void scheduled_actor::enqueue(mailbox_element_ptr elem, execution_uni
   system().scheduler().schedule(this);
 }
 
+namespace {
+
+/// Names the actor a worker runs, for the mailboxes it sends to.
+struct running_guard {
+  explicit running_guard(local_actor* self) noexcept {
+    detail::running_actor = self;
+  }
+  ~running_guard() {
+    detail::running_actor = nullptr;
+  }
+};
+
+} // namespace
+
 TROUPE_HOT resumable::resume_result scheduled_actor::resume(execution_unit* ctx,
                                                       size_t max_throughput) {
   context_ = ctx;
+  // A detached actor has its thread to itself: it waits for room instead.
+  running_guard running{detached_ ? nullptr : this};
   if (!initialized_) {
     initialized_ = true;
     initialize();
@@ -85,9 +101,14 @@ TROUPE_HOT resumable::resume_result scheduled_actor::resume(execution_unit* ctx,
       continue;
     }
     mailbox_element_ptr elem{raw};
+    after_pop();
     bool consumed = consume(elem) == consume_result::consumed;
     if (terminated())
       return resume_result::done;
+    // Muted: whoever drains the full mailbox schedules us again.
+    if (mute_target_) [[unlikely]]
+      if (try_mute())
+        return resume_result::awaiting_message;
     // Jobs only this worker can run (its next slot, its later queue) must
     // not wait behind a mailbox that senders keep full: look every 64
     // messages and make room for them.
@@ -108,6 +129,33 @@ void scheduled_actor::initialize() {
   }
   graveyard_.clear();
   finish_if_idle();
+}
+
+// -- back-pressure -------------------------------------------------------------------
+
+bool scheduled_actor::request_mute(local_actor* full) {
+  if (detached_)
+    return false;
+  if (mute_target_)
+    return true;
+  // Under pressure itself, it must keep draining its own mailbox: two full
+  // actors sending to each other then never both wait.
+  if (auto cap = mailbox_capacity(); cap != 0 && mailbox_.size() >= cap / 2)
+    return false;
+  mute_target_ = strong_actor_ptr{full->ctrl()};
+  return true;
+}
+
+bool scheduled_actor::try_mute() {
+  auto target = std::move(mute_target_);
+  if (terminated())
+    return false;
+  return static_cast<local_actor*>(target->get())->add_muted(self_ptr());
+}
+
+void scheduled_actor::unmute() {
+  ref_resumable();
+  system().scheduler().schedule(this);
 }
 
 // -- behavior ----------------------------------------------------------------------
@@ -374,6 +422,7 @@ void scheduled_actor::on_exception(std::exception_ptr eptr, mailbox_element* ele
 
 void scheduled_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   local_actor::on_cleanup(reason, ctx);
+  mute_target_ = nullptr;
   // Bounce skipped messages too, and drop behaviors and pending handlers so
   // that handles they captured die with the actor.
   bounce_all(stash_, reason, ctx);

@@ -138,8 +138,21 @@ public:
   /// (`event_based_actor*`, `stateful_actor<S>*`, a typed actor pointer or
   /// `blocking_actor*`) and returns the actor's behavior (or nothing).
   template <spawn_options Os = no_spawn_options, class F, class... Ts>
-    requires(!std::is_base_of_v<local_actor, F>)
+    requires(!std::is_base_of_v<local_actor, F> && !std::is_same_v<F, mailbox_limit>)
   auto spawn(F fn, Ts&&... xs) {
+    return spawn_function<Os>(mailbox_limit{}, std::move(fn), std::forward<Ts>(xs)...);
+  }
+
+  /// Spawns a function-based actor whose mailbox is bounded from the start
+  /// (a class-based actor calls set_mailbox_capacity in its constructor).
+  template <spawn_options Os = no_spawn_options, class F, class... Ts>
+  auto spawn(mailbox_limit limit, F fn, Ts&&... xs) {
+    return spawn_function<Os>(limit, std::move(fn), std::forward<Ts>(xs)...);
+  }
+
+private:
+  template <spawn_options Os, class F, class... Ts>
+  auto spawn_function(mailbox_limit limit, F fn, Ts&&... xs) {
     using trait = detail::spawn_fun_trait<F>;
     using impl = typename trait::impl;
     using handle = detail::handle_type_t<impl>;
@@ -148,6 +161,8 @@ public:
       static_assert(trait::has_self);
       ptr = detail::make_actor<impl>(next_actor_id(), this);
       auto* self = static_cast<impl*>(ptr->get());
+      if (limit.capacity > 0)
+        self->set_mailbox_capacity(limit.capacity, limit.overflow);
       launch_blocking(ptr, Os, [self, fn = std::move(fn),
                                 ... xs = std::forward<Ts>(xs)]() mutable {
         fn(self, std::move(xs)...);
@@ -173,10 +188,14 @@ public:
       using wrapper = detail::function_based_actor<impl>;
       ptr = detail::make_actor<wrapper>(next_actor_id(), this,
                                         typename wrapper::init_fn{std::move(init)});
+      if (limit.capacity > 0)
+        static_cast<wrapper*>(ptr->get())->set_mailbox_capacity(limit.capacity, limit.overflow);
       launch<wrapper>(ptr, Os);
       return handle{actor{std::move(ptr)}};
     }
   }
+
+public:
 
   // -- lifetime -------------------------------------------------------------------
 

@@ -32,6 +32,7 @@
 
 #include "troupe/error.hpp"
 #include "troupe/logger.hpp"
+#include "troupe/mailbox_overflow.hpp"
 #include "troupe/scheduler/scheduler_config.hpp"
 
 #include <chrono>
@@ -276,6 +277,26 @@ config_option make_config_option(T* storage, T min, T max) {
 
 } // namespace detail
 
+namespace detail {
+
+/// defaults::mailbox::overflow, parsed at compile time.
+inline constexpr mailbox_overflow default_mailbox_overflow = [] {
+  auto result = mailbox_overflow::mute;
+  if (!from_string(defaults::mailbox::overflow, result))
+    throw "defaults::mailbox::overflow names no overflow policy";
+  return result;
+}();
+
+} // namespace detail
+
+/// The mailbox part of actor_system_config (keys troupe.mailbox.*).
+struct mailbox_config {
+  /// 0: no bound.
+  size_t capacity = defaults::mailbox::capacity;
+  mailbox_overflow overflow = detail::default_mailbox_overflow;
+  std::chrono::milliseconds push_timeout = defaults::mailbox::push_timeout;
+};
+
 class actor_system_config {
 public:
   /// troupe.scheduler.policy, troupe.scheduler.max-threads,
@@ -284,6 +305,10 @@ public:
 
   /// troupe.logger.verbosity. The actor system hands it to the logger.
   log_level logger_verbosity = default_log_level;
+
+  /// troupe.mailbox.*: the bound every actor's mailbox starts with
+  /// (local_actor::set_mailbox_capacity changes one actor's).
+  mailbox_config mailbox;
 
   /// troupe.shutdown.grace-period: see defaults::shutdown::grace_period.
   std::chrono::milliseconds shutdown_grace_period = defaults::shutdown::grace_period;

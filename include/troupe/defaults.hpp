@@ -93,6 +93,22 @@ inline constexpr size_t spin_attempts = 1024;
 inline constexpr size_t max_spin_attempts = 65'536;
 } // namespace work_stealing
 
+namespace mailbox {
+/// troupe.mailbox.capacity: the messages an actor's mailbox holds before
+/// troupe.mailbox.overflow applies; 0, the default (as in CAF), is no bound.
+/// Responses and system messages (exits, down messages, timeouts) are never
+/// refused, so a full mailbox may briefly hold more.
+inline constexpr size_t capacity = 0;
+inline constexpr size_t max_capacity = 1'000'000'000;
+/// troupe.mailbox.overflow: "drop" or "mute" (see mailbox_overflow.hpp).
+inline constexpr std::string_view overflow = "mute";
+/// troupe.mailbox.push-timeout: how long a thread outside the scheduler
+/// waits for room in a muting mailbox before its message is dropped.
+inline constexpr std::chrono::milliseconds push_timeout{1000};
+/// The longest push-timeout and grace-period a setting may ask for.
+inline constexpr std::chrono::milliseconds max_wait{std::chrono::hours{1}};
+} // namespace mailbox
+
 namespace shutdown {
 /// troupe.shutdown.grace-period: how long the actor system's destructor
 /// waits for actors to finish on their own. Then it logs which actors it

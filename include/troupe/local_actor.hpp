@@ -8,6 +8,7 @@
 #include "troupe/detail/handle_traits.hpp"
 #include "troupe/detail/mailbox_queue.hpp"
 #include "troupe/mailbox_element.hpp"
+#include "troupe/mailbox_overflow.hpp"
 #include "troupe/message.hpp"
 #include "troupe/response_promise.hpp"
 #include "troupe/result.hpp"
@@ -32,11 +33,29 @@ error exit_reason_of(std::exception_ptr eptr);
 /// A request timeout that never fires.
 inline constexpr timespan infinite = timespan::max();
 
+class local_actor;
+
+namespace detail {
+
+struct bounded_mailbox;
+
+/// The event-based actor this thread runs now, if it may be muted (set by
+/// scheduled_actor::resume on scheduler workers); null elsewhere.
+extern constinit thread_local local_actor* running_actor;
+
+/// False while a thread must not wait for room in a muting mailbox (the
+/// timer thread delivering a delayed message).
+extern constinit thread_local bool push_may_wait;
+
+} // namespace detail
+
 class local_actor : public abstract_actor {
 public:
   using mailbox_type = detail::mailbox_queue<mailbox_element>;
 
-  using abstract_actor::abstract_actor;
+  /// Takes troupe.mailbox.capacity and troupe.mailbox.overflow from the
+  /// system's config.
+  explicit local_actor(actor_config& cfg);
 
   ~local_actor() override;
 
@@ -162,6 +181,18 @@ public:
     return mailbox_;
   }
 
+  /// Bounds the mailbox to `capacity` messages (0: no bound); `overflow`
+  /// says what a message that finds it full gets (see mailbox_overflow).
+  /// Call from the actor's constructor, or give `mailbox_limit` to spawn;
+  /// called later, it applies from the senders' next message on, and what
+  /// arrived before stays queued. Responses and system messages are never
+  /// refused.
+  void set_mailbox_capacity(size_t capacity,
+                            mailbox_overflow overflow = mailbox_overflow::mute);
+
+  /// The bound of the mailbox; 0 if it has none. Any thread.
+  size_t mailbox_capacity() const noexcept;
+
   /// What the actor waits on, for the shutdown report: queued messages,
   /// pending requests, a blocking receive, messages sent to itself. Any
   /// thread; the figures are a recent snapshot.
@@ -193,6 +224,27 @@ protected:
   /// Pushes into the mailbox; true if the caller must wake or schedule us.
   bool push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx);
 
+  /// Called by the thread running the actor after it took a message: lets
+  /// muted senders run again once the mailbox is below half its bound.
+  void after_pop() {
+    if (auto* b = bounded_.load(std::memory_order_acquire)) [[unlikely]]
+      release_muted_if_drained(*b);
+  }
+
+  /// Mutes this actor, which runs now on this thread, once its handler
+  /// returns, until `full`'s mailbox drains; false if it can't be muted.
+  virtual bool request_mute(local_actor* full);
+
+  /// Runs a muted actor again. Called by the actor that muted it.
+  virtual void unmute();
+
+  /// Lets every actor muted on this one run again.
+  void release_muted();
+
+  /// Keeps `sender` muted until this mailbox drains below half its bound;
+  /// false if it has drained already (or is unbounded or closed).
+  bool add_muted(strong_actor_ptr sender);
+
   void note_self_send() noexcept {
     self_sends_.store(self_sends_.load(std::memory_order_relaxed) + 1,
                       std::memory_order_relaxed);
@@ -203,6 +255,8 @@ protected:
   }
 
   mailbox_type mailbox_;
+  // Set once by set_mailbox_capacity (or the config); freed with the actor.
+  std::atomic<detail::bounded_mailbox*> bounded_{nullptr};
   // For wait_report: written only by the thread running the actor, read by
   // any (relaxed).
   std::atomic<uint64_t> self_sends_{0};
@@ -216,6 +270,15 @@ protected:
   bool trap_exit_ = false;
 
   friend class actor_system;
+  // A muted actor parks itself on the full mailbox's list (add_muted).
+  friend class scheduled_actor;
+
+private:
+  /// Handles a full bounded mailbox before `elem` is pushed; false if the
+  /// message was dropped (and bounced).
+  bool make_room(detail::bounded_mailbox& b, mailbox_element_ptr& elem, execution_unit* ctx);
+
+  void release_muted_if_drained(detail::bounded_mailbox& b);
 };
 
 /// Sends from outside any actor (no sender).

@@ -220,6 +220,10 @@ public:
   std::function<void()> wake_detached;
 
 protected:
+  bool request_mute(local_actor* full) override;
+
+  void unmute() override;
+
   /// The behavior an actor starts with (event_based_actor forwards to
   /// make_behavior); an empty one with no pending request terminates it.
   virtual behavior initial_behavior();
@@ -255,7 +259,14 @@ private:
   /// Removes `entry` from the pending (and awaited) requests.
   pending_response take_pending(pending_response* entry);
 
+  /// Parks this actor on mute_target_'s list; false if that mailbox has
+  /// drained meanwhile.
+  bool try_mute();
+
   std::vector<behavior> bhvr_stack_;
+  // A full mailbox this actor sent to in its current handler; it pauses
+  // once the handler returns.
+  strong_actor_ptr mute_target_;
   // Behaviors replaced while one of their handlers runs; freed afterwards.
   std::vector<behavior> graveyard_;
   std::vector<pending_response> pending_;

@@ -132,7 +132,7 @@ public:
 
   /// Approximate number of queued nodes (exact below 65535).
   size_t size() const noexcept {
-    auto e = head_.load(std::memory_order_relaxed);
+    auto e = head_.load(std::memory_order_acquire);
     return holds_no_node(node_of(e)) ? 0 : static_cast<size_t>(count_of(e));
   }
 
@@ -158,7 +158,9 @@ public:
     // would lose the tag, and the peek keeps an empty inbox read-only.
     if (holds_no_node(node_of(head_.load(std::memory_order_relaxed))))
       return nullptr;
-    return node_of(head_.exchange(0, std::memory_order_acquire));
+    // Release too: a reader of size() that sees the emptied head also sees
+    // what the consumer wrote before (mailbox_queue counts the nodes first).
+    return node_of(head_.exchange(0, std::memory_order_acq_rel));
   }
 
   /// Marks the reader blocked if nothing is queued. On false, nodes arrived

@@ -235,9 +235,12 @@ public:
   }
 
   /// Approximate number of queued messages: the inbox's estimate plus the
-  /// caches. Exact when no thread pushes or pops.
+  /// caches. Exact when no thread pushes or pops; while the consumer moves
+  /// the inbox into its caches it may be too high, never too low.
   size_t size() const noexcept {
-    return inbox_.size() + cached_.load(std::memory_order_relaxed);
+    // Inbox first, with acquire: see fetch_more.
+    auto queued = inbox_.size();
+    return queued + cached_.load(std::memory_order_relaxed);
   }
 
   bool blocked() const noexcept {
@@ -335,21 +338,25 @@ private:
   /// Moves the inbox into the (empty) caches. Walking the newest-first stack
   /// and pushing each node to the front of its cache reverses it to FIFO.
   bool fetch_more() noexcept {
+    // Counted into the caches before take_all empties the inbox, so size()
+    // may count them twice for a moment but never misses them: a bounded
+    // mailbox relies on that (a reader that sees the emptied inbox also sees
+    // this store, which take_all's exchange releases).
+    auto ahead = inbox_.size();
+    auto cached = cached_.load(std::memory_order_relaxed);
+    cached_.store(cached + ahead, std::memory_order_relaxed);
     auto* x = inbox_.take_all();
-    if (x == nullptr)
-      return false;
     size_t n = 0;
-    do {
+    while (x != nullptr) {
       auto* next = x->next;
       (x->is_urgent() ? urgent_ : normal_).push_front(x);
       x = next;
       ++n;
-    } while (x != nullptr);
-    // The inbox forgot these with take_all; until this store a reader of
-    // size() misses them for a moment (it is an estimate).
-    cached_.store(cached_.load(std::memory_order_relaxed) + n,
-                  std::memory_order_relaxed);
-    return true;
+    }
+    // n >= ahead: only pushes happened in between (the count saturates, so
+    // n may exceed it by far).
+    cached_.store(cached + n, std::memory_order_relaxed);
+    return n > 0;
   }
 
   // Shared with senders: one cache line of its own (lifo_inbox is alignas(64)).
