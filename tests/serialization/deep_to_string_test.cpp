@@ -119,6 +119,8 @@ TEST(deep_to_string, fields_behind_accessors_print_like_members) {
 
 TEST(deep_to_string, empty_classes_print_as_objects_without_fields) {
   EXPECT_EQ(deep_to_string(deep_to_string_test::started{}), "deep_to_string_test::started()");
+  EXPECT_EQ(to_string(troupe::make_message(deep_to_string_test::started{})),
+            "message(deep_to_string_test::started())");
 }
 
 TEST(deep_to_string, to_string_wins_over_inspect) {
@@ -217,14 +219,28 @@ TEST(deep_to_string, durations_print_in_their_own_unit_and_time_points_since_the
   EXPECT_EQ(deep_to_string(when), "1700000000s");
 }
 
+// -- messages -----------------------------------------------------------------------------
+
+TEST(deep_to_string, messages_print_their_elements_through_inspect) {
+  auto msg = troupe::make_message(int32_t{7}, "seven"s, bar{foo{1, 2}, "b"});
+  auto expected = R"(message(7, "seven", serialization_types::bar(a = )"
+                  R"(serialization_types::foo(a = 1, b = 2), b = "b")))"s;
+  EXPECT_EQ(deep_to_string(msg), expected);
+  EXPECT_EQ(to_string(msg), expected);
+  EXPECT_EQ(deep_to_string(std::vector<troupe::message>{troupe::make_message(foo{3, 4})}),
+            "[message(serialization_types::foo(a = 3, b = 4))]");
+}
+
 TEST(deep_to_string, every_standard_type_in_one_object_prints_without_gaps) {
   auto text = deep_to_string(make_everything());
+  EXPECT_THAT(text, Not(HasSubstr("<unprintable>")));
   EXPECT_THAT(text, Not(HasSubstr("<error")));
   for (auto part : {"serialization_types::everything(flag = true, letter = 'z', i8 = -128, "sv,
                     "str16 = \"h\xc3\xa9llo\""sv, "bytes = [0, 255]"sv,
                     "triple = (1, 2, -3)"sv, R"(map = {"one" = 1, "two" = 2})"sv,
                     "multimap = {1 = 10, 1 = 11, 2 = 20}"sv, "maybe_ints = [4, 5], choice = "sv,
                     "maybe_real = 2.5"sv, "timeout = 1500ms"sv, "hue = blue, grade = -1"sv,
+                    R"(msg = message(7, "seven", serialization_types::bar()"sv,
                     "point = legacy_point(x = -5, y = 5))"sv})
     EXPECT_THAT(text, HasSubstr(std::string{part}));
   EXPECT_THAT(text, Not(HasSubstr("maybe_foo"))) << "an absent optional field is left out";
