@@ -1,6 +1,7 @@
 #include "troupe/logger.hpp"
 
 #include "troupe/error.hpp"
+#include "troupe/message.hpp"
 
 #include <gtest/gtest.h>
 
@@ -56,6 +57,25 @@ int count_evaluation() {
 }
 
 } // namespace
+
+namespace logger_test {
+
+// Printable only through inspect().
+struct reading {
+  std::string sensor;
+  int32_t celsius = 0;
+};
+
+template <class Inspector>
+bool inspect(Inspector& f, reading& x) {
+  return f.object(x).fields(f.field("sensor", x.sensor), f.field("celsius", x.celsius));
+}
+
+} // namespace logger_test
+
+TROUPE_BEGIN_TYPE_ID_BLOCK(logger_test, 1300)
+  TROUPE_ADD_TYPE_ID(logger_test, (logger_test::reading))
+TROUPE_END_TYPE_ID_BLOCK(logger_test)
 
 static_assert(troupe::detail::count_log_placeholders("a {} b {{}} c {}") == 2);
 static_assert(troupe::detail::count_log_placeholders("}} {{") == 0);
@@ -152,6 +172,15 @@ TEST_F(logger, the_macros_print_bools_chars_durations_enums_and_types_with_to_st
                   troupe::errc::unknown_key, point{1, 2}, null_str);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0], "[troupe] info c: true x 10ms 200us debug unknown_key (1, 2) (null)");
+}
+
+TEST_F(logger, the_macros_print_messages_with_the_fields_of_inspectable_elements) {
+  troupe::logger::set_level(troupe::log_level::debug);
+  auto msg = troupe::make_message(logger_test::reading{"boiler", 71}, "ok"s);
+  TROUPE_LOG_DEBUG("actor", "unexpected {}", msg);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "[troupe] debug actor: unexpected "
+                      R"(message(logger_test::reading(sensor = "boiler", celsius = 71), "ok"))");
 }
 
 TEST_F(logger, the_macros_print_integers_of_every_width_and_sign) {

@@ -51,11 +51,31 @@ std::string to_string(const tracked& x) {
   return "tracked(" + std::to_string(x.value) + ")";
 }
 
+// Printable only through inspect().
+struct position {
+  int32_t x = 0;
+  int32_t y = 0;
+};
+
+template <class Inspector>
+bool inspect(Inspector& f, position& p) {
+  return f.object(p).fields(f.field("x", p.x), f.field("y", p.y));
+}
+
+// Neither inspect() nor to_string().
+struct handle {
+  int fd = -1;
+};
+
 } // namespace message_test
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(message_test, 1100)
   TROUPE_ADD_TYPE_ID(message_test, (message_test::tracked))
   TROUPE_ADD_ATOM(message_test, ok_atom)
+  TROUPE_ADD_TYPE_ID(message_test, (message_test::position))
+  TROUPE_ADD_TYPE_ID_WITH_NAME(message_test, (std::vector<message_test::position>),
+                               "std::vector<message_test::position>")
+  TROUPE_ADD_TYPE_ID(message_test, (message_test::handle))
 TROUPE_END_TYPE_ID_BLOCK(message_test)
 
 namespace {
@@ -359,6 +379,16 @@ TEST_F(message, to_string_prints_every_element) {
             "message([1, 2], ok_atom)");
   EXPECT_EQ(to_string(make_message(tracked{9})), "message(tracked(9))");
   EXPECT_EQ(to_string(make_message("say \"hi\"")), R"(message("say \"hi\""))");
+}
+
+TEST_F(message, to_string_prints_the_fields_of_types_with_inspect_and_a_placeholder_for_others) {
+  EXPECT_EQ(to_string(make_message(position{1, -2}, 3)),
+            "message(message_test::position(x = 1, y = -2), 3)");
+  EXPECT_EQ(to_string(make_message(std::vector<position>{{1, 2}, {3, 4}})),
+            "message([message_test::position(x = 1, y = 2), "
+            "message_test::position(x = 3, y = 4)])");
+  EXPECT_EQ(to_string(make_message(handle{3}, position{})),
+            "message(<unprintable>, message_test::position(x = 0, y = 0))");
 }
 
 TEST_F(message, to_string_prints_errors_and_error_codes) {

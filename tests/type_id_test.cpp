@@ -62,7 +62,11 @@ std::string to_string(color x) {
 
 enum class shade : uint8_t { light = 3, dark = 9 };
 
-struct opaque {};
+// Neither inspect() nor to_string(); not empty either (empty classes print
+// through the inspect API, as Name()).
+struct opaque {
+  int handle = 0;
+};
 
 /// Has no default constructor.
 struct pinned {

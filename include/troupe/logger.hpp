@@ -11,7 +11,8 @@
 // a placeholder count that differs from the argument count does not compile.
 // Arguments print as: strings as they are, bool as true/false, numbers in
 // their shortest exact form, std::chrono durations as 10ms, anything else
-// through a to_string(x) found by ADL.
+// through a to_string(x) found by ADL (a message shows the fields of
+// elements that have an inspect(); see deep_to_string).
 
 #include "troupe/defaults.hpp"
 

@@ -56,6 +56,9 @@ struct meta_object {
   void (*default_construct)(void* ptr);
   void (*copy_construct)(void* dst, const void* src);
   void (*move_construct)(void* dst, void* src);
+  /// Appends the value as text: through to_string() or the inspector of
+  /// troupe/serialization/stringification_inspector.hpp (types with an
+  /// inspect() and no simpler form), else "<unprintable>".
   void (*stringify)(std::string& out, const void* ptr);
   /// True if `destroy` does nothing: a message of such elements only frees
   /// its memory.
@@ -75,7 +78,8 @@ struct meta_object {
   bool (*load_json)(json_reader& source, void* ptr);
 };
 
-/// The serialization hooks of `T`, defined in detail/meta_object_hooks.hpp
+/// The serialization hooks of `T`, and the stringify hook of the types
+/// stringify_value can't print; defined in detail/meta_object_hooks.hpp
 /// (included at the end of type_id.hpp).
 template <class T>
 struct meta_object_hooks;
@@ -158,6 +162,25 @@ void stringify_value(std::string& out, const T& x) {
   }
 }
 
+/// True if stringify_value prints a `T` without "<unprintable>" anywhere in
+/// it; the same branches, in the same order.
+template <class T>
+constexpr bool stringify_value_prints() {
+  if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>)
+    return true;
+  else if constexpr (requires(const T& x) { typename T::rep; typename T::period; x.count(); })
+    return true;
+  else if constexpr (requires(const T& x) { x.time_since_epoch(); })
+    return true;
+  else if constexpr (std::is_convertible_v<const T&, std::string_view> || has_to_string<T>::value)
+    return true;
+  else if constexpr (requires(const T& v) { v.begin(); v.end(); })
+    return stringify_value_prints<
+      std::remove_cvref_t<decltype(*std::declval<const T&>().begin())>>();
+  else
+    return false;
+}
+
 template <class T>
 struct meta_object_for {
   static void destroy(void* ptr) noexcept {
@@ -190,13 +213,16 @@ struct meta_object_for {
     if constexpr (std::is_enum_v<T> && sizeof(T) == 1)
       name_code = code_name;
     using hooks = meta_object_hooks<T>;
+    void (*print)(std::string&, const void*) = stringify;
+    if constexpr (hooks::stringify != nullptr)
+      print = hooks::stringify;
     return meta_object{.type_name = name,
                        .padded_size = padded_size_v<T>,
                        .destroy = destroy,
                        .default_construct = make_default,
                        .copy_construct = copy_construct,
                        .move_construct = move_construct,
-                       .stringify = stringify,
+                       .stringify = print,
                        .trivially_destructible = std::is_trivially_destructible_v<T>,
                        .code_name = name_code,
                        .save_binary = hooks::save_binary,

@@ -3,6 +3,9 @@
 // The serialization hooks of the meta objects: for each type with an
 // inspect() (or one of the types inspect.hpp knows), one function per
 // inspector that saves or loads a value given as `void*`. Null otherwise.
+// Likewise the stringify hook, which prints through the stringification
+// inspector the inspectable types that stringify_value (meta_object.hpp)
+// would print as "<unprintable>", in whole or in part.
 //
 // Included at the end of type_id.hpp, or by the first serialization header a
 // translation unit reads (see the include protocol in inspect.hpp); it pulls
@@ -19,6 +22,7 @@
 #include "troupe/serialization/inspect.hpp"
 #include "troupe/serialization/json_reader.hpp"
 #include "troupe/serialization/json_writer.hpp"
+#include "troupe/serialization/stringification_inspector.hpp"
 
 #include <new>
 #include <type_traits>
@@ -53,6 +57,11 @@ bool load_hook(Inspector& f, void* ptr) {
 }
 
 template <class T>
+void stringify_hook(std::string& out, const void* ptr) {
+  append_deep_to_string(out, *static_cast<const T*>(ptr));
+}
+
+template <class T>
 struct meta_object_hooks {
   static constexpr bool enabled = is_inspectable_v<T>;
 
@@ -78,6 +87,15 @@ struct meta_object_hooks {
   static constexpr auto load_binary = load<binary_deserializer>();
   static constexpr auto save_json = save<json_writer>();
   static constexpr auto load_json = load<json_reader>();
+
+  // Types stringify_value prints in full keep that (cheaper) path.
+  static constexpr auto stringify = [] {
+    using fn = void (*)(std::string&, const void*);
+    if constexpr (enabled && !stringify_value_prints<T>())
+      return fn{&stringify_hook<T>};
+    else
+      return fn{nullptr};
+  }();
 };
 
 } // namespace troupe::detail

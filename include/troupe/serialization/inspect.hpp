@@ -100,6 +100,10 @@
 //   bool value(const message& x);     // type IDs, then each element through
 //                                     // its meta object hook
 //
+// Optional, for text meant for people (stringification_inspector.hpp): an
+// inspector with `bool builtin_inspect(const T&)` gets the types that call
+// accepts whole, ahead of inspect() and everything else.
+//
 // Optional, for formats that spell units and dates (JSON): an inspector that
 // has value(std::chrono::duration<R, P>) and value(std::chrono::time_point<C,
 // D>) (references when loading) gets durations and time points whole, else
@@ -562,7 +566,10 @@ bool inspect_sequence(Inspector& f, T& x) {
 template <class Inspector, class T>
 bool inspect_value(Inspector& f, T& x) {
   static_assert(!std::is_const_v<T>);
-  if constexpr (has_inspector_access<T>) {
+  if constexpr (requires { f.builtin_inspect(x); }) {
+    // The inspector prints this type its own way (to_string for text).
+    return f.builtin_inspect(x);
+  } else if constexpr (has_inspector_access<T>) {
     return inspector_access<T>::apply(f, x);
   } else if constexpr (has_inspect_overload<Inspector, T>) {
     return inspect(f, x);
