@@ -290,6 +290,26 @@ def build_failures(bench_root):
     return out
 
 
+def drop_unlisted(programs, bench_root):
+    """Leaves out every program that the build's programs.json does not list:
+    one of a system that this configuration no longer finds (e.g. a CAF 1.x
+    from an earlier CAF_ROOT) is still on disk."""
+    try:
+        with open(os.path.join(bench_root, "programs.json"), encoding="utf-8") as f:
+            listed = {(p["study"], p["system"], p["case"]) for p in json.load(f)["programs"]}
+    except (OSError, ValueError, KeyError):
+        return  # configured before programs.json existed: keep what is there
+    for study in list(programs):
+        for system in list(programs[study]):
+            cases = programs[study][system]
+            for case in [c for c in cases if (study, system, c) not in listed]:
+                del cases[case]
+            if not cases:
+                del programs[study][system]
+        if not programs[study]:
+            del programs[study]
+
+
 def drop_failed(programs, failures):
     """Leaves out of `programs` every program that failed to build: what is
     on disk for it is from an earlier build."""
@@ -436,6 +456,7 @@ def main(argv):
     systems_info = json.loads(read_text(systems_json) or "{}")
     expected = systems_info.get("systems", {})
     programs = discover(bench_root)
+    drop_unlisted(programs, bench_root)
     args.build_failures = build_failures(bench_root)
     drop_failed(programs, args.build_failures)
     if not programs:
