@@ -22,7 +22,10 @@ with metrics time (s), cpu (s) and rss (MiB). A run that fails or times out
 is not retried: the line gets "failed" (how many) and "error" (the tail of
 its stderr), and "value" is null if no run succeeded. A system that was not
 found, or has no programs in the study, gets one line with metric "absent"
-and a "reason". The machine is described in benchmarks/results/machine.json.
+and a "reason"; so does each competitor program that tools/bench_build.py
+could not build (its reason names the program and the first error line, and
+the system's other programs are measured). The machine is described in
+benchmarks/results/machine.json.
 
 Studies whose programs measure themselves (latency, micro) have a module
 tools/studies/<study>.py with a function
@@ -273,10 +276,71 @@ def absent_line(study, system, reason):
             "metric": "absent", "value": None, "unit": None, "reason": reason}
 
 
+def build_failures(bench_root):
+    """{study: {system: [failure, ...]}} from tools/bench_build.py's list of
+    competitor programs that failed to build (empty without that list)."""
+    try:
+        with open(os.path.join(bench_root, "build-failures.json"), encoding="utf-8") as f:
+            failures = json.load(f).get("failures", [])
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for failure in failures:
+        out.setdefault(failure["study"], {}).setdefault(failure["system"], []).append(failure)
+    return out
+
+
+def drop_unlisted(programs, bench_root):
+    """Leaves out every program that the build's programs.json does not list:
+    one of a system that this configuration no longer finds (e.g. a CAF 1.x
+    from an earlier CAF_ROOT) is still on disk."""
+    try:
+        with open(os.path.join(bench_root, "programs.json"), encoding="utf-8") as f:
+            listed = {(p["study"], p["system"], p["case"]) for p in json.load(f)["programs"]}
+    except (OSError, ValueError, KeyError):
+        return  # configured before programs.json existed: keep what is there
+    for study in list(programs):
+        for system in list(programs[study]):
+            cases = programs[study][system]
+            for case in [c for c in cases if (study, system, c) not in listed]:
+                del cases[case]
+            if not cases:
+                del programs[study][system]
+        if not programs[study]:
+            del programs[study]
+
+
+def drop_failed(programs, failures):
+    """Leaves out of `programs` every program that failed to build: what is
+    on disk for it is from an earlier build."""
+    for study, systems in failures.items():
+        for system, failed in systems.items():
+            cases = programs.get(study, {}).get(system, {})
+            for failure in failed:
+                cases.pop(failure["case"], None)
+            if study in programs and not cases:
+                programs[study].pop(system, None)
+        if study in programs and not programs[study]:
+            del programs[study]
+
+
 def emit_absent(study, programs, expected, args, emit):
-    """One absent line for each system searched for that has no program here."""
-    for name, info in sorted(expected.items(), key=lambda kv: system_rank(kv[0])):
+    """One absent line for each system searched for that has no program here,
+    and one for each of a system's programs that failed to build."""
+    failures = getattr(args, "build_failures", {}).get(study, {})
+    for name in sorted(set(expected) | set(failures), key=system_rank):
+        info = expected.get(name, {})
         if args.systems and name not in args.systems:
+            continue
+        if name in failures:
+            # The system was found but (some of) its programs do not build
+            # against it; the others, if any, are measured.
+            for failure in failures[name]:
+                reason = f"{failure['program']} failed to build: {failure['error']}"
+                line = absent_line(study, name, reason)
+                line["program"] = failure["program"]
+                emit(line)
+                print(f"[{study}] {name}: absent ({reason})", flush=True)
             continue
         if name in programs:
             continue
@@ -392,6 +456,9 @@ def main(argv):
     systems_info = json.loads(read_text(systems_json) or "{}")
     expected = systems_info.get("systems", {})
     programs = discover(bench_root)
+    drop_unlisted(programs, bench_root)
+    args.build_failures = build_failures(bench_root)
+    drop_failed(programs, args.build_failures)
     if not programs:
         print(f"bench.py: no benchmark programs under {bench_root}; configure with "
               "-DTROUPE_BUILD_BENCHMARKS=ON and build first", file=sys.stderr)

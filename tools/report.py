@@ -188,6 +188,8 @@ def machine_section(machine):
     for name, info in sorted(machine.get("systems", {}).items(), key=lambda kv: system_rank(kv[0])):
         if info.get("found"):
             detail = info.get("version", "found")
+            if info.get("cxx_standard"):
+                detail += f", programs built as C++{info['cxx_standard']}"
             where = info.get("config") or info.get("library")
             rows.append((pretty_system(name), detail + (f" (`{where}`)" if where else "")))
         else:
