@@ -97,11 +97,13 @@ actor_system::~actor_system() {
                        running_actors(), grace, join_lines(report));
     shutdown();
     // A handler that never returns can't be stopped: say who, and wait.
-    while (!await_all_actors_done(grace))
+    while (!await_all_actors_done(grace)) {
+      shutdown(); // reaches actors spawned meanwhile
       TROUPE_LOG_WARNING("actor_system",
                          "shutdown still waits for {} actors; a handler or a blocking "
                          "actor that ignores the shutdown keeps it waiting:{}",
                          running_actors(), join_lines(live_actor_report()));
+    }
   }
   // Timers first: their actions enqueue into actors and schedule them.
   timers_.stop();
@@ -138,19 +140,23 @@ bool actor_system::await_all_actors_done(timespan timeout) {
 }
 
 void actor_system::shutdown() {
-  if (shutting_down_.exchange(true, std::memory_order_acq_rel))
-    return;
-  dead_letters_at_shutdown_.store(dead_letters(), std::memory_order_relaxed);
+  if (!shutting_down_.exchange(true, std::memory_order_acq_rel))
+    dead_letters_at_shutdown_.store(dead_letters(), std::memory_order_relaxed);
   auto timers = timers_.stop();
   // Strong references taken under the locks, so that no listed actor is
   // destroyed before its exit is enqueued; never one whose count reached 0.
+  // A later call reaches only actors spawned since.
   std::vector<strong_actor_ptr> targets;
   for (auto& shard : registry_) {
     std::lock_guard guard{shard.mtx};
     for (auto* x = shard.head; x != nullptr; x = x->registry_next_)
-      if (x->ctrl()->try_strong_ref())
+      if (!x->stop_sent_ && x->ctrl()->try_strong_ref()) {
+        x->stop_sent_ = true;
         targets.emplace_back(x->ctrl(), false);
+      }
   }
+  if (targets.empty() && timers == 0)
+    return;
   TROUPE_LOG_INFO("actor_system", "shutdown: stopping {} actors, dropped {} pending timers",
                   targets.size(), timers);
   for (auto& x : targets)

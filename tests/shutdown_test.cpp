@@ -239,13 +239,32 @@ TEST_P(shutdowns, a_system_whose_actors_finish_in_time_reports_nothing) {
   EXPECT_EQ(log.warnings(), "");
 }
 
-TEST_P(shutdowns, shutdown_is_idempotent) {
+TEST_P(shutdowns, a_second_shutdown_sends_no_second_exit) {
   actor_system sys{cfg};
-  sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  std::promise<void> stopped;
+  // Still running, and listed, when shutdown is called again.
+  sys.spawn([&stopped](blocking_actor* self) {
+    self->receive([](int) {}, [&stopped](const error&) { stopped.set_value(); });
+    std::this_thread::sleep_for(50ms);
+  });
   sys.shutdown();
+  stopped.get_future().wait();
+  auto before = sys.dead_letters();
   sys.shutdown();
-  EXPECT_TRUE(sys.shutting_down());
   EXPECT_TRUE(sys.await_all_actors_done(patience));
+  // A second exit would have been left in its mailbox: a dead letter.
+  EXPECT_EQ(sys.dead_letters(), before);
+}
+
+TEST_P(shutdowns, an_actor_spawned_after_shutdown_is_stopped_by_the_destructor) {
+  std::optional<actor> late;
+  {
+    actor_system sys{cfg};
+    sys.shutdown();
+    late = sys.spawn([] { return behavior{[](int x) { return x; }}; });
+  }
+  EXPECT_EQ(actor_cast_raw(*late)->fail_state(), exit_reason::system_shutdown);
+  late.reset();
 }
 
 TROUPE_TEST_EVERY_POLICY(shutdowns);

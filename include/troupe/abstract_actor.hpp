@@ -110,6 +110,8 @@ protected:
   abstract_actor* registry_prev_ = nullptr;
   abstract_actor* registry_next_ = nullptr;
   bool listed_ = false;
+  /// Set once shutdown() has sent this actor its exit; guarded like the list.
+  bool stop_sent_ = false;
 
   friend class actor_system;
 

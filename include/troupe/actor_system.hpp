@@ -214,8 +214,8 @@ public:
   /// handler errc::system_shutdown (or throws actor_exited); a request
   /// still queued anywhere is answered with errc::system_shutdown. Messages
   /// dropped on the way are dead letters, and the call logs how many.
-  /// Idempotent; spawning afterwards still works, but the new actors get
-  /// no timers.
+  /// Calling it again stops only the actors spawned since; they get no
+  /// timers either.
   void shutdown();
 
   /// True once shutdown() has begun.
