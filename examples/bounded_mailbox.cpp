@@ -40,7 +40,8 @@ behavior consumer(event_based_actor* self, actor report, int64_t total) {
   auto seen = std::make_shared<int64_t>(0);
   auto sum = std::make_shared<int64_t>(0);
   return {[self, report, total, seen, sum](int64_t x) {
-    volatile int64_t work = x;
+    // Unsigned: the work may wrap around.
+    volatile uint64_t work = static_cast<uint64_t>(x);
     for (int i = 0; i < 50; ++i)
       work = work * 3 + 1;
     *sum += x;
