@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 namespace troupe {
 
@@ -88,13 +89,27 @@ actor_system::actor_system(const actor_system_config& cfg)
 }
 
 actor_system::~actor_system() {
+  // Actors that keep running are working: wait for them (as CAF does), and
+  // say so once. Actors that are alive but have not run for a whole grace
+  // period wait for something that will not come: stop them.
   auto grace = cfg_.shutdown_grace_period;
-  if (!await_all_actors_done(grace)) {
-    auto report = live_actor_report();
+  auto progress = messages_taken();
+  bool reported = false;
+  while (!await_all_actors_done(grace)) {
+    auto now = messages_taken();
+    if (now != progress) {
+      progress = now;
+      if (!std::exchange(reported, true))
+        TROUPE_LOG_WARNING("actor_system",
+                           "waiting for {} actors that still run; once none has run for "
+                           "{} (troupe.shutdown.grace-period), they are stopped:{}",
+                           running_actors(), grace, join_lines(live_actor_report()));
+      continue;
+    }
     TROUPE_LOG_WARNING("actor_system",
-                       "{} actors still run after the grace period of {}; stopping them "
-                       "(troupe.shutdown.grace-period):{}",
-                       running_actors(), grace, join_lines(report));
+                       "{} actors are alive, but none has run for the grace period of {}; "
+                       "stopping them (troupe.shutdown.grace-period):{}",
+                       running_actors(), grace, join_lines(live_actor_report()));
     shutdown();
     // A handler that never returns can't be stopped: say who, and wait.
     while (!await_all_actors_done(grace)) {
@@ -104,6 +119,7 @@ actor_system::~actor_system() {
                          "actor that ignores the shutdown keeps it waiting:{}",
                          running_actors(), join_lines(live_actor_report()));
     }
+    break;
   }
   // Timers first: their actions enqueue into actors and schedule them.
   timers_.stop();
@@ -122,6 +138,16 @@ actor_system::~actor_system() {
       TROUPE_LOG_WARNING("actor_system",
                          "shutdown dropped {} messages (counted as dead letters)", dropped);
   }
+}
+
+uint64_t actor_system::messages_taken() const {
+  uint64_t total = 0;
+  for (auto& shard : registry_) {
+    std::lock_guard guard{shard.mtx};
+    for (auto* x = shard.head; x != nullptr; x = x->registry_next_)
+      total += x->messages_taken();
+  }
+  return total;
 }
 
 void actor_system::await_all_actors_done() {

@@ -534,8 +534,8 @@ actor_system_config::actor_system_config() {
   auto grace = detail::make_config_option(&shutdown_grace_period,
                                           std::chrono::milliseconds{0}, mb::max_wait);
   grace.key = "troupe.shutdown.grace-period";
-  grace.description = "how long the system's destructor waits for actors before it "
-                      "stops them";
+  grace.description = "how long the system's destructor waits for actors that no longer "
+                      "run before it stops them";
   add_builtin(std::move(grace));
 
   config_option verbosity;

@@ -11,6 +11,7 @@
 #include "troupe/mailbox_element.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -71,6 +72,11 @@ public:
   /// What the actor waits on, for the shutdown report. Any thread.
   virtual std::string wait_report() const {
     return {};
+  }
+
+  /// Messages the actor has taken from its mailbox so far. Any thread.
+  virtual uint64_t messages_taken() const noexcept {
+    return 0;
   }
 
   // -- links and monitors (any thread) ----------------------------------------

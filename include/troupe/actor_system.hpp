@@ -2,9 +2,10 @@
 
 // The actor system owns the scheduler, the timer service and the threads of
 // detached and blocking actors, and spawns actors. Destroying it waits until
-// every actor (but hidden ones) has terminated, for at most the grace period
-// (troupe.shutdown.grace-period); then it logs which actors it still waits
-// for, calls shutdown(), waits for them to stop, and stops the threads.
+// every actor (but hidden ones) has terminated. While actors run it waits;
+// once none has taken a message for the grace period
+// (troupe.shutdown.grace-period), it logs which actors it still waits for,
+// calls shutdown(), waits for them to stop, and stops the threads.
 //
 //   actor_system_config cfg;
 //   actor_system sys{cfg};
@@ -118,9 +119,9 @@ public:
   actor_system(const actor_system&) = delete;
   actor_system& operator=(const actor_system&) = delete;
 
-  /// Waits for every non-hidden actor (after the grace period, shutdown()
-  /// stops them), then stops the scheduler, the timer service and every
-  /// actor thread.
+  /// Waits for every non-hidden actor (once none has run for the grace
+  /// period, shutdown() stops them), then stops the scheduler, the timer
+  /// service and every actor thread.
   ~actor_system();
 
   // -- spawning -------------------------------------------------------------------
@@ -295,6 +296,11 @@ private:
       launch_scheduled(self, os);
     }
   }
+
+  /// Messages the live actors have taken from their mailboxes: the
+  /// destructor's sign of life (a sum over actors that come and go, so it
+  /// is compared for change only).
+  uint64_t messages_taken() const;
 
   void launch_scheduled(scheduled_actor* self, spawn_options os);
 

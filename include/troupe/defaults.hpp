@@ -111,8 +111,10 @@ inline constexpr std::chrono::milliseconds max_wait{std::chrono::hours{1}};
 
 namespace shutdown {
 /// troupe.shutdown.grace-period: how long the actor system's destructor
-/// waits for actors to finish on their own. Then it logs which actors it
-/// still waits for and calls shutdown(), which stops them all.
+/// waits for actors to finish on their own once none of them runs any more
+/// (actors that keep running are working, and it waits for them). Then it
+/// logs which actors it still waits for and calls shutdown(), which stops
+/// them all.
 inline constexpr std::chrono::milliseconds grace_period{5000};
 } // namespace shutdown
 

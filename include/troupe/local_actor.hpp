@@ -198,6 +198,10 @@ public:
   /// thread; the figures are a recent snapshot.
   std::string wait_report() const override;
 
+  uint64_t messages_taken() const noexcept override {
+    return taken_.load(std::memory_order_relaxed);
+  }
+
 protected:
   /// Enqueues into `dest` or counts a dead letter if `dest` is null.
   void deliver(actor_control_block* dest, mailbox_element_ptr elem);
@@ -227,6 +231,7 @@ protected:
   /// Called by the thread running the actor after it took a message: lets
   /// muted senders run again once the mailbox is below half its bound.
   void after_pop() {
+    taken_.store(taken_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     if (auto* b = bounded_.load(std::memory_order_acquire)) [[unlikely]]
       release_muted_if_drained(*b);
   }
@@ -260,6 +265,8 @@ protected:
   // For wait_report: written only by the thread running the actor, read by
   // any (relaxed).
   std::atomic<uint64_t> self_sends_{0};
+  // Messages taken from the mailbox: the shutdown's sign of life.
+  std::atomic<uint64_t> taken_{0};
   std::atomic<uint32_t> pending_requests_{0};
   std::atomic<bool> in_receive_{false};
   mailbox_element* current_element_ = nullptr;
