@@ -73,8 +73,8 @@ size_t local_actor::mailbox_capacity() const noexcept {
   return b != nullptr ? b->capacity.load(std::memory_order_relaxed) : 0;
 }
 
-bool local_actor::request_mute(local_actor*) {
-  return false;
+void local_actor::request_mute(local_actor*) {
+  // Only event-based actors are ever muted.
 }
 
 void local_actor::unmute() {
@@ -147,14 +147,20 @@ bool local_actor::make_room(detail::bounded_mailbox& b, mailbox_element_ptr& ele
     auto pause = std::chrono::microseconds{10};
     auto half = std::max<size_t>(cap / 2, 1);
     while (mailbox_.size() >= half && !mailbox_.closed()) {
-      if (std::chrono::steady_clock::now() >= deadline)
-        goto drop;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        refuse(elem, cap, ctx);
+        return false;
+      }
       std::this_thread::sleep_for(pause);
       pause = std::min(2 * pause, std::chrono::microseconds{1000});
     }
     return true;
   }
-drop:
+  refuse(elem, cap, ctx);
+  return false;
+}
+
+void local_actor::refuse(mailbox_element_ptr& elem, size_t cap, execution_unit* ctx) {
   auto why = "actor#" + std::to_string(id()) + "'s mailbox is full (capacity "
              + std::to_string(cap) + ")";
   if (elem->mid.is_request() && elem->sender)
@@ -162,7 +168,6 @@ drop:
   else
     system().add_dead_letter(elem->payload, "queue_full: " + why);
   elem.reset();
-  return false;
 }
 
 void local_actor::quit(error reason) {

@@ -133,17 +133,14 @@ void scheduled_actor::initialize() {
 
 // -- back-pressure -------------------------------------------------------------------
 
-bool scheduled_actor::request_mute(local_actor* full) {
-  if (detached_)
-    return false;
-  if (mute_target_)
-    return true;
+void scheduled_actor::request_mute(local_actor* full) {
+  if (detached_ || mute_target_)
+    return;
   // Under pressure itself, it must keep draining its own mailbox: two full
   // actors sending to each other then never both wait.
   if (auto cap = mailbox_capacity(); cap != 0 && mailbox_.size() >= cap / 2)
-    return false;
+    return;
   mute_target_ = strong_actor_ptr{full->ctrl()};
-  return true;
 }
 
 bool scheduled_actor::try_mute() {

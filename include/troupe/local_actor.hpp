@@ -237,8 +237,8 @@ protected:
   }
 
   /// Mutes this actor, which runs now on this thread, once its handler
-  /// returns, until `full`'s mailbox drains; false if it can't be muted.
-  virtual bool request_mute(local_actor* full);
+  /// returns, until `full`'s mailbox drains (unless it can't be muted).
+  virtual void request_mute(local_actor* full);
 
   /// Runs a muted actor again. Called by the actor that muted it.
   virtual void unmute();
@@ -284,6 +284,9 @@ private:
   /// Handles a full bounded mailbox before `elem` is pushed; false if the
   /// message was dropped (and bounced).
   bool make_room(detail::bounded_mailbox& b, mailbox_element_ptr& elem, execution_unit* ctx);
+
+  /// Refuses `elem`, which found the mailbox of capacity `cap` full.
+  void refuse(mailbox_element_ptr& elem, size_t cap, execution_unit* ctx);
 
   void release_muted_if_drained(detail::bounded_mailbox& b);
 };

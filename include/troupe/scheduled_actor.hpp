@@ -220,7 +220,7 @@ public:
   std::function<void()> wake_detached;
 
 protected:
-  bool request_mute(local_actor* full) override;
+  void request_mute(local_actor* full) override;
 
   void unmute() override;
 
