@@ -122,7 +122,18 @@ void local_actor::release_muted() {
     b->has_muted.store(false, std::memory_order_relaxed);
   }
   for (auto& x : xs)
-    static_cast<local_actor*>(x->get())->unmute();
+    static_cast<local_actor*>(x->get())->resume_muted();
+}
+
+void local_actor::resume_if_pressed(detail::bounded_mailbox& b) {
+  auto cap = b.capacity.load(std::memory_order_relaxed);
+  if (cap == 0 || mailbox_.size() < cap / 2)
+    return;
+  // Dekker with scheduled_actor::try_mute: we pushed, then look for the
+  // flag; it sets the flag, then looks at the size.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (muted_.load(std::memory_order_relaxed))
+    resume_muted();
 }
 
 bool local_actor::make_room(detail::bounded_mailbox& b, mailbox_element_ptr& elem,
@@ -270,17 +281,22 @@ void local_actor::respond(mailbox_element& req, detail::handler_result& res) {
 }
 
 TROUPE_HOT bool local_actor::push_to_mailbox(mailbox_element_ptr& elem, execution_unit* ctx) {
-  if (auto* b = bounded_.load(std::memory_order_acquire)) [[unlikely]]
+  auto* b = bounded_.load(std::memory_order_acquire);
+  if (b != nullptr) [[unlikely]]
     if (!make_room(*b, elem, ctx))
       return false;
   switch (mailbox_.push(elem.get())) {
     case detail::inbox_result::success:
       elem.release();
+      if (b != nullptr) [[unlikely]]
+        resume_if_pressed(*b);
       return false;
     case detail::inbox_result::backlog:
       // We may be what keeps the receiver from running: it may sit in a
       // slot of our worker that no other worker can take.
       elem.release();
+      if (b != nullptr) [[unlikely]]
+        resume_if_pressed(*b);
       if (ctx != nullptr)
         ctx->share_private_work();
       return false;

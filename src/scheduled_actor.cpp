@@ -147,7 +147,18 @@ bool scheduled_actor::try_mute() {
   auto target = std::move(mute_target_);
   if (terminated())
     return false;
-  return static_cast<local_actor*>(target->get())->add_muted(self_ptr());
+  // Release: whoever clears the flag and runs us sees all we did so far.
+  // add_muted's fence orders the flag before our look at our own size.
+  muted_.store(true, std::memory_order_release);
+  // Whoever clears the flag runs us: if a sender did, we stop here.
+  if (!static_cast<local_actor*>(target->get())->add_muted(self_ptr()))
+    return !muted_.exchange(false, std::memory_order_acq_rel);
+  // Our own mailbox filled up meanwhile: we must keep draining it, or two
+  // actors muted on each other would both wait forever. Senders that push
+  // past half from now on run us again (resume_if_pressed).
+  if (auto cap = mailbox_capacity(); cap != 0 && mailbox_.size() >= cap / 2)
+    return !muted_.exchange(false, std::memory_order_acq_rel);
+  return true;
 }
 
 void scheduled_actor::unmute() {

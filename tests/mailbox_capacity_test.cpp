@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace std::chrono_literals;
 using namespace std::string_literals;
@@ -179,6 +180,53 @@ TEST_P(mailbox_capacities, two_full_actors_sending_to_each_other_both_finish) {
   // Break the cycle of handles.
   self->send(a, actor{});
   self->send(b, actor{});
+}
+
+TEST_P(mailbox_capacities, a_ring_of_full_actors_flooded_from_outside_loses_nothing) {
+  // Each forwards n - 1 to the next until 0, while threads outside keep
+  // every mailbox full: an actor muted on the next one must run again once
+  // its own mailbox fills, or the ring would stop with every actor muted.
+  constexpr int ring_size = 4;
+  constexpr int per_thread = 100;
+  constexpr int hops = 30;
+  auto handled = std::make_shared<std::atomic<int>>(0);
+  std::vector<actor> ring;
+  for (int i = 0; i < ring_size; ++i)
+    ring.push_back(sys.spawn(mailbox_limit{4, mailbox_overflow::mute},
+                             [handled](event_based_actor* self) {
+                               auto next = std::make_shared<actor>();
+                               return behavior{
+                                 [next](const actor& x) {
+                                   *next = x;
+                                   return true;
+                                 },
+                                 [self, handled, next](int n) {
+                                   ++*handled;
+                                   if (n > 0)
+                                     self->send(*next, n - 1);
+                                 },
+                               };
+                             }));
+  for (int i = 0; i < ring_size; ++i)
+    EXPECT_TRUE(holds(ask<bool>(ring[i], ring[(i + 1) % ring_size]), true));
+  auto before = sys.dead_letters();
+  std::vector<std::thread> floods;
+  for (int i = 0; i < ring_size; ++i)
+    floods.emplace_back([&, i] {
+      scoped_actor out{sys};
+      for (int j = 0; j < per_thread; ++j)
+        out->send(ring[i], hops);
+    });
+  for (auto& t : floods)
+    t.join();
+  constexpr int expected = ring_size * per_thread * (hops + 1);
+  auto deadline = std::chrono::steady_clock::now() + patience;
+  while (*handled < expected && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  EXPECT_EQ(*handled, expected);
+  EXPECT_EQ(sys.dead_letters(), before);
+  for (auto& x : ring)
+    self->send(x, actor{});
 }
 
 TEST_P(mailbox_capacities, the_config_bounds_every_mailbox) {

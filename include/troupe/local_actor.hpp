@@ -240,8 +240,15 @@ protected:
   /// returns, until `full`'s mailbox drains (unless it can't be muted).
   virtual void request_mute(local_actor* full);
 
-  /// Runs a muted actor again. Called by the actor that muted it.
+  /// Runs a muted actor again (schedules it).
   virtual void unmute();
+
+  /// Runs this actor again if it is muted; any thread may call it, and of
+  /// concurrent callers only one schedules it.
+  void resume_muted() {
+    if (muted_.exchange(false, std::memory_order_acq_rel))
+      unmute();
+  }
 
   /// Lets every actor muted on this one run again.
   void release_muted();
@@ -269,6 +276,8 @@ protected:
   std::atomic<uint64_t> taken_{0};
   std::atomic<uint32_t> pending_requests_{0};
   std::atomic<bool> in_receive_{false};
+  // Set by the actor as it mutes itself; cleared by whoever runs it again.
+  std::atomic<bool> muted_{false};
   mailbox_element* current_element_ = nullptr;
   execution_unit* context_ = nullptr;
   uint64_t last_request_number_ = 0;
@@ -289,6 +298,10 @@ private:
   void refuse(mailbox_element_ptr& elem, size_t cap, execution_unit* ctx);
 
   void release_muted_if_drained(detail::bounded_mailbox& b);
+
+  /// After a push: a muted actor whose own mailbox reached half its bound
+  /// runs again, so that actors muted on each other never all wait.
+  void resume_if_pressed(detail::bounded_mailbox& b);
 };
 
 /// Sends from outside any actor (no sender).

@@ -259,8 +259,8 @@ private:
   /// Removes `entry` from the pending (and awaited) requests.
   pending_response take_pending(pending_response* entry);
 
-  /// Parks this actor on mute_target_'s list; false if that mailbox has
-  /// drained meanwhile.
+  /// Parks this actor on mute_target_'s list; true if it must stop now,
+  /// false if it runs on (that mailbox drained, or its own filled up).
   bool try_mute();
 
   std::vector<behavior> bhvr_stack_;
