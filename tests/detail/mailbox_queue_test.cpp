@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <semaphore>
@@ -270,6 +271,35 @@ TEST(mailbox_queue, size_counts_queued_and_cached_messages) {
   EXPECT_EQ(q.size(), 4u);
   drain(q);
   EXPECT_EQ(q.size(), 0u);
+}
+
+TEST(mailbox_queue, a_sender_that_checks_size_first_never_overfills_a_bound) {
+  // A bounded mailbox's sender pushes only while size() is under the bound:
+  // size() may count too many, never too few, even while the consumer moves
+  // the inbox into its caches. The consumer's own size() is exact.
+  constexpr size_t bound = 8;
+  constexpr uint32_t total = 200'000;
+  auto m = make_msgs(total);
+  queue q;
+  std::atomic<size_t> most_seen{0};
+  std::thread consumer{[&] {
+    uint32_t taken = 0;
+    size_t most = 0;
+    while (taken < total) {
+      if (q.pop() == nullptr)
+        continue;
+      ++taken;
+      most = std::max(most, q.size());
+    }
+    most_seen = most;
+  }};
+  for (uint32_t i = 0; i < total; ++i) {
+    while (q.size() >= bound)
+      std::this_thread::yield();
+    q.push(&m[i]);
+  }
+  consumer.join();
+  EXPECT_LE(most_seen.load(), bound);
 }
 
 TEST(mailbox_queue, close_returns_every_message_in_pop_order_and_rejects_later_ones) {

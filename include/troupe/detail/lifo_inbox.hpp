@@ -154,13 +154,28 @@ public:
   /// Takes every queued node, newest first (reverse it for FIFO order), or
   /// returns nullptr when there is none or the inbox is blocked or closed.
   T* take_all() noexcept {
-    // A relaxed peek first: exchanging nullptr into a blocked or closed head
+    return take_all([](size_t) noexcept {});
+  }
+
+  /// As take_all(), and calls `announce(n)` with the number of nodes it is
+  /// about to take (the count in the head, exact below 65535) before the
+  /// inbox turns empty: whatever `announce` stores, a reader of size() that
+  /// sees the emptied head sees too. Called again with the new count each
+  /// time a push gets in first.
+  template <class Announce>
+  T* take_all(Announce&& announce) noexcept {
+    // A relaxed peek first: swapping nullptr into a blocked or closed head
     // would lose the tag, and the peek keeps an empty inbox read-only.
-    if (holds_no_node(node_of(head_.load(std::memory_order_relaxed))))
+    auto e = head_.load(std::memory_order_relaxed);
+    if (holds_no_node(node_of(e)))
       return nullptr;
-    // Release too: a reader of size() that sees the emptied head also sees
-    // what the consumer wrote before (mailbox_queue counts the nodes first).
-    return node_of(head_.exchange(0, std::memory_order_acq_rel));
+    // Only the consumer removes nodes, so a failed CAS means a push: the
+    // head still holds nodes, with a higher count.
+    do {
+      announce(static_cast<size_t>(count_of(e)));
+    } while (!head_.compare_exchange_weak(e, 0, std::memory_order_acq_rel,
+                                          std::memory_order_relaxed));
+    return node_of(e);
   }
 
   /// Marks the reader blocked if nothing is queued. On false, nodes arrived

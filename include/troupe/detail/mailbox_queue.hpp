@@ -338,14 +338,13 @@ private:
   /// Moves the inbox into the (empty) caches. Walking the newest-first stack
   /// and pushing each node to the front of its cache reverses it to FIFO.
   bool fetch_more() noexcept {
-    // Counted into the caches before take_all empties the inbox, so size()
-    // may count them twice for a moment but never misses them: a bounded
+    // Counted into the caches before the inbox turns empty, so size() may
+    // count them twice for a moment but never misses them: a bounded
     // mailbox relies on that (a reader that sees the emptied inbox also sees
-    // this store, which take_all's exchange releases).
-    auto ahead = inbox_.size();
+    // this store, which take_all's CAS releases).
     auto cached = cached_.load(std::memory_order_relaxed);
-    cached_.store(cached + ahead, std::memory_order_relaxed);
-    auto* x = inbox_.take_all();
+    auto* x = inbox_.take_all(
+      [&](size_t ahead) noexcept { cached_.store(cached + ahead, std::memory_order_relaxed); });
     size_t n = 0;
     while (x != nullptr) {
       auto* next = x->next;
@@ -353,8 +352,7 @@ private:
       x = next;
       ++n;
     }
-    // n >= ahead: only pushes happened in between (the count saturates, so
-    // n may exceed it by far).
+    // n exceeds the announced count only once the count saturated.
     cached_.store(cached + n, std::memory_order_relaxed);
     return n > 0;
   }
