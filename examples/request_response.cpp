@@ -9,10 +9,6 @@
 #include <iostream>
 #include <string>
 
-TROUPE_BEGIN_TYPE_ID_BLOCK(request_response, troupe::first_custom_type_id)
-  TROUPE_ADD_ATOM(request_response, get_atom)
-TROUPE_END_TYPE_ID_BLOCK(request_response)
-
 using namespace troupe;
 using namespace std::chrono_literals;
 

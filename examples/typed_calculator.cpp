@@ -7,12 +7,6 @@
 #include <chrono>
 #include <iostream>
 
-TROUPE_BEGIN_TYPE_ID_BLOCK(typed_calculator, troupe::first_custom_type_id)
-  TROUPE_ADD_ATOM(typed_calculator, add_atom)
-  TROUPE_ADD_ATOM(typed_calculator, sub_atom)
-  TROUPE_ADD_ATOM(typed_calculator, div_atom)
-TROUPE_END_TYPE_ID_BLOCK(typed_calculator)
-
 using namespace troupe;
 
 using calculator = typed_actor<result<int>(add_atom, int, int),

@@ -1,5 +1,6 @@
 #include "troupe/actor_system.hpp"
 
+#include "troupe/detail/allocator.hpp"
 #include "troupe/detail/parker.hpp"
 #include "troupe/logger.hpp"
 
@@ -84,6 +85,7 @@ actor_system::actor_system(const actor_system_config& cfg)
     scheduler_(scheduler::make(cfg.scheduler)),
     threads_(std::make_unique<thread_registry>()) {
   logger::set_level(cfg.logger_verbosity);
+  detail::configure_allocator();
   timers_.start();
   scheduler_->start();
 }

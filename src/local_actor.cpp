@@ -221,6 +221,10 @@ void local_actor::delayed_deliver(strong_actor_ptr dest, timespan delay,
            system(), context_);
     return;
   }
+  detail::deliver_later(std::move(dest), delay, std::move(elem));
+}
+
+void detail::deliver_later(strong_actor_ptr dest, timespan delay, mailbox_element_ptr elem) {
   // Dropped unsent (the system shut down first), it counts as a dead letter.
   struct delayed_message {
     strong_actor_ptr dest;
@@ -240,7 +244,8 @@ void local_actor::delayed_deliver(strong_actor_ptr dest, timespan delay,
     }
   };
   auto deadline = std::chrono::steady_clock::now() + delay;
-  system().timers().schedule(deadline, delayed_message{std::move(dest), std::move(elem)});
+  auto& sys = dest->system();
+  sys.timers().schedule(deadline, delayed_message{std::move(dest), std::move(elem)});
 }
 
 void local_actor::forward_current(actor_control_block* dest, message msg) {

@@ -1,6 +1,7 @@
 #include "troupe/typed_actor.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/atoms.hpp"
 #include "troupe/scoped_actor.hpp"
 
 #include "support/actor_fixture.hpp"
@@ -11,12 +12,6 @@
 #include <memory>
 #include <string>
 #include <utility>
-
-TROUPE_BEGIN_TYPE_ID_BLOCK(typed_actor_test, 1700)
-  TROUPE_ADD_ATOM(typed_actor_test, add_atom)
-  TROUPE_ADD_ATOM(typed_actor_test, sub_atom)
-  TROUPE_ADD_ATOM(typed_actor_test, get_atom)
-TROUPE_END_TYPE_ID_BLOCK(typed_actor_test)
 
 using namespace std::chrono_literals;
 using namespace std::string_literals;

@@ -18,7 +18,9 @@ the design):
      "config": "threads=2", "metric": "time", "value": 0.41, "unit": "s",
      "runs": 3, "min": 0.40, "max": 0.43}
 
-with metrics time (s), cpu (s) and rss (MiB). A run that fails or times out
+with metrics time (s), cpu (s) and rss (MiB), and whatever the program
+reports itself in lines `metric <name> <value> <unit>` (the median over
+runs, like the others). A run that fails or times out
 is not retried: the line gets "failed" (how many) and "error" (the tail of
 its stderr), and "value" is null if no run succeeded. A system that was not
 found, or has no programs in the study, gets one line with metric "absent"
@@ -249,15 +251,36 @@ def run_program(cmd, timeout, launcher):
     return Run(False, wall, cpu, rss_mib, stdout, f"{what}: {stderr}" if stderr else what)
 
 
+def program_metrics(stdout):
+    """{name: (value, unit)} from the lines `metric <name> <value> <unit>` a
+    program prints about itself (e.g. live_actors' bytes per actor)."""
+    metrics = {}
+    for text in stdout.splitlines():
+        fields = text.split()
+        if len(fields) == 4 and fields[0] == "metric":
+            try:
+                metrics[fields[1]] = (float(fields[2]), fields[3])
+            except ValueError:
+                continue
+    return metrics
+
+
 def summarise(study, case, system, config, runs):
-    """The JSON lines of one case x system x config."""
+    """The JSON lines of one case x system x config: time, cpu and rss of
+    every program, then the metrics it printed itself."""
     good = [r for r in runs if r.ok]
     failed = [r for r in runs if not r.ok]
     lines = []
-    for metric, unit, pick in (("time", "s", lambda r: r.wall),
-                               ("cpu", "s", lambda r: r.cpu),
-                               ("rss", "MiB", lambda r: r.rss_mib)):
-        values = [pick(r) for r in good]
+    measures = [("time", "s", lambda r: r.wall),
+                ("cpu", "s", lambda r: r.cpu),
+                ("rss", "MiB", lambda r: r.rss_mib)]
+    printed = [program_metrics(r.stdout) for r in good]
+    for name in sorted({n for m in printed for n in m}):
+        unit = next(m[name][1] for m in printed if name in m)
+        measures.append((name, unit, lambda r, name=name: program_metrics(r.stdout).get(
+            name, (None,))[0]))
+    for metric, unit, pick in measures:
+        values = [v for v in (pick(r) for r in good) if v is not None]
         line = {"study": study, "case": case, "system": system, "config": config,
                 "metric": metric,
                 "value": round(statistics.median(values), 6) if values else None,
@@ -399,7 +422,8 @@ def run_study(study, programs, expected, args, out):
                     run = run_program(cmd, args.timeout, args.launcher)
                     runs[system].append(run)
                     status = (f"{run.wall:8.3f} s  cpu {run.cpu:7.3f} s  "
-                              f"rss {run.rss_mib:7.1f} MiB  {run.stdout.strip()}"
+                              f"rss {run.rss_mib:7.1f} MiB  "
+                              + "  ".join(run.stdout.split("\n")).strip()
                               if run.ok else "FAILED: " + run.error.replace("\n", " | "))
                     print(f"[{study}] {case:20} {config:10} {system:9} "
                           f"run {i + 1}/{args.runs}: {status}", flush=True)

@@ -52,6 +52,12 @@ METRICS = [
     ("cpu", "CPU time, user + system (s)", "s"),
     ("rss", "Peak resident memory (MiB)", "MiB"),
 ]
+# Metrics that programs report about themselves (`metric <name> <value>
+# <unit>` lines); each gets a table with ratios. Others show by name.
+PROGRAM_METRICS = {
+    "bytes_per_actor": "Resident memory per live actor (bytes)",
+    "retained_per_actor": "Resident memory per actor still held after all terminated (bytes)",
+}
 
 
 def system_rank(name):
@@ -324,6 +330,14 @@ def study_section(study, machine, results_dir):
     for metric, title, _ in METRICS[1:]:
         if any(k[3] == metric for k in study.cell):
             out += [f"### {title}", ""] + metric_table(study, metric, with_ratios=False) + [""]
+    known = {m for m, _, _ in METRICS}
+    for metric in sorted({k[3] for k in study.cell} - known):
+        unit = next(l.get("unit") for k, l in study.cell.items() if k[3] == metric)
+        title = PROGRAM_METRICS.get(metric, f"`{metric}` ({unit})")
+        out += [f"### {title}", "",
+                "Measured by the program itself; the ratio columns divide "
+                f"{pretty_system(study.reference)}'s median by each competitor's.", ""]
+        out += metric_table(study, metric, with_ratios=True) + [""]
     return out
 
 

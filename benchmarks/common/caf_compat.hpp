@@ -6,10 +6,13 @@
 // deprecated). Atoms and type-ID blocks stay in the programs, behind
 // `#if CAF_MAJOR_VERSION >= 1`.
 
+#include <caf/actor_registry.hpp>
 #include <caf/all.hpp>
 #include <caf/config.hpp>
 
+#include <chrono>
 #include <cstddef>
+#include <thread>
 #include <utility>
 
 // CAF 1.1's generated build_config.hpp writes CAF_VERSION as 0100 (an octal
@@ -69,6 +72,33 @@ auto ask(Self* self, const Dest& dest, Ts&&... xs) {
 #else
   return self->request(dest, caf::infinite, std::forward<Ts>(xs)...);
 #endif
+}
+
+namespace detail {
+
+// CAF's main branch moved the count from the registry to the system.
+template <class System>
+auto running_actors(System& sys, int) -> decltype(sys.running_actors_count()) {
+  return sys.running_actors_count();
+}
+
+template <class System>
+size_t running_actors(System& sys, long) {
+  return sys.registry().running();
+}
+
+} // namespace detail
+
+/// Actors alive now that are not hidden (a scoped actor counts).
+inline size_t running_actors(caf::actor_system& sys) {
+  return detail::running_actors(sys, 0);
+}
+
+/// Waits until no more than `count` actors run (polling every millisecond:
+/// CAF's own wait differs between versions).
+inline void await_running_actors(caf::actor_system& sys, size_t count) {
+  while (running_actors(sys) > count)
+    std::this_thread::sleep_for(std::chrono::milliseconds{1});
 }
 
 } // namespace caf_compat

@@ -233,6 +233,13 @@ public:
     return running_.load(std::memory_order_acquire);
   }
 
+  /// Prints one line to stdout (see local_actor::println).
+  template <class... Ts>
+  void println(detail::log_format_string<std::type_identity_t<Ts>...> fmt,
+               const Ts&... xs) {
+    detail::print_line(detail::format_line<Ts...>(fmt, xs...));
+  }
+
   // -- services -------------------------------------------------------------------
 
   troupe::scheduler& scheduler() noexcept {

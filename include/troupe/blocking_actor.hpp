@@ -11,11 +11,13 @@
 #include "troupe/behavior.hpp"
 #include "troupe/detail/parker.hpp"
 #include "troupe/local_actor.hpp"
+#include "troupe/mail.hpp"
 
 #include <chrono>
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace troupe {
@@ -115,6 +117,14 @@ public:
     receive_impl(std::move(fs)...);
   }
 
+  /// CAF 1.x's mail API (mail.hpp): `mail(xs...)` then `.send(dest)`,
+  /// `.delay(d).send(dest)` or `.request(dest, timeout).receive(...)`.
+  template <class... Ts>
+  auto mail(Ts&&... xs) {
+    return mail_builder<blocking_actor, detail::message_element_t<Ts>...>{
+      this, detail::message_element_t<Ts>(std::forward<Ts>(xs))...};
+  }
+
   /// Sends a request; wait for its response with `.receive`.
   template <message_priority P = message_priority::normal,
             detail::actor_handle Handle, class... Ts>
@@ -133,6 +143,21 @@ public:
   /// shutdown.
   /// Used by blocking_response_handle.
   mailbox_element_ptr await_response(uint64_t number, clock::time_point deadline);
+
+  /// Runs `f` with `elem` as the current message, so that current_sender()
+  /// inside a response handler names the responder.
+  /// Used by blocking_response_handle.
+  template <class F>
+  void with_current_message(mailbox_element& elem, F&& f) {
+    struct restore {
+      blocking_actor* self;
+      mailbox_element* prev;
+      ~restore() {
+        self->current_element_ = prev;
+      }
+    } guard{this, std::exchange(current_element_, &elem)};
+    f();
+  }
 
   /// Terminates this actor (used by the actor system after act()).
   void finish(error reason);
@@ -220,18 +245,20 @@ void blocking_response_handle<Response>::receive(F on_value, OnError on_error) {
     return;
   }
   auto& msg = elem->payload;
-  if (msg.match_elements<error>()) {
-    auto err = msg.get_as<error>(0);
-    on_error(err);
-    return;
-  }
-  behavior bhvr{std::move(on_value)};
-  detail::handler_result ignored;
-  if (!bhvr.invoke(msg, ignored)) {
-    error err{errc::unexpected_response, "response " + to_string(msg)
-                                           + " does not match the handler"};
-    on_error(err);
-  }
+  self_->with_current_message(*elem, [&] {
+    if (msg.match_elements<error>()) {
+      auto err = msg.get_as<error>(0);
+      on_error(err);
+      return;
+    }
+    behavior bhvr{std::move(on_value)};
+    detail::handler_result ignored;
+    if (!bhvr.invoke(msg, ignored)) {
+      error err{errc::unexpected_response, "response " + to_string(msg)
+                                             + " does not match the handler"};
+      on_error(err);
+    }
+  });
 }
 
 } // namespace troupe

@@ -7,6 +7,7 @@
 #include "troupe/abstract_actor.hpp"
 #include "troupe/detail/handle_traits.hpp"
 #include "troupe/detail/mailbox_queue.hpp"
+#include "troupe/detail/print_line.hpp"
 #include "troupe/mailbox_element.hpp"
 #include "troupe/mailbox_overflow.hpp"
 #include "troupe/message.hpp"
@@ -97,6 +98,15 @@ public:
   delegated<> delegate(const Handle& dest, Ts&&... xs) {
     forward_current(dest.ctrl(), make_message(std::forward<Ts>(xs)...));
     return {};
+  }
+
+  /// Prints one line to stdout, as CAF's println: `{}` stands for the next
+  /// argument (checked at compile time); types with an inspect() print as
+  /// deep_to_string does. Lines from different actors never mix.
+  template <class... Ts>
+  void println(detail::log_format_string<std::type_identity_t<Ts>...> fmt,
+               const Ts&... xs) {
+    detail::print_line(detail::format_line<Ts...>(fmt, xs...));
   }
 
   // -- lifecycle ----------------------------------------------------------------
@@ -313,6 +323,25 @@ void anon_send(const Handle& dest, Ts&&... xs) {
     ctrl->get()->enqueue(make_mailbox_element(nullptr, message_id::make(P),
                                               make_message(std::forward<Ts>(xs)...)),
                          nullptr);
+}
+
+namespace detail {
+
+/// Delivers `elem` to `dest` once `delay` has passed (on the timer thread);
+/// if the system shuts down first, it counts as a dead letter.
+void deliver_later(strong_actor_ptr dest, timespan delay, mailbox_element_ptr elem);
+
+} // namespace detail
+
+/// Sends from outside any actor once `delay` has passed.
+template <message_priority P = message_priority::normal, detail::actor_handle Handle,
+          class... Ts>
+void delayed_anon_send(const Handle& dest, timespan delay, Ts&&... xs) {
+  detail::check_message<Handle, Ts...>();
+  if (auto* ctrl = dest.ctrl())
+    detail::deliver_later(strong_actor_ptr{ctrl}, delay,
+                          make_mailbox_element(nullptr, message_id::make(P),
+                                               make_message(std::forward<Ts>(xs)...)));
 }
 
 /// Asks `dest` to terminate with `reason`, from outside any actor.

@@ -8,6 +8,7 @@
 #include "troupe/behavior.hpp"
 #include "troupe/detail/unique_fn.hpp"
 #include "troupe/local_actor.hpp"
+#include "troupe/mail.hpp"
 #include "troupe/resumable.hpp"
 
 #include <exception>
@@ -186,6 +187,15 @@ public:
   }
 
   // -- requests -------------------------------------------------------------------
+
+  /// CAF 1.x's mail API (mail.hpp): `mail(xs...)` then `.send(dest)`,
+  /// `.delay(d).send(dest)`, `.request(dest, timeout).then(...)`,
+  /// `.delegate(dest)`, optionally after `.urgent()`.
+  template <class... Ts>
+  auto mail(Ts&&... xs) {
+    return mail_builder<scheduled_actor, detail::message_element_t<Ts>...>{
+      this, detail::message_element_t<Ts>(std::forward<Ts>(xs))...};
+  }
 
   /// Sends a request; say what to do with the response with `.then` or
   /// `.await` on the result. `timeout` may be `infinite`.

@@ -1,0 +1,39 @@
+#pragma once
+
+// The text behind `self->println(...)` and `sys.println(...)`: the format
+// rules of the TROUPE_LOG_* macros (`{}` placeholders, checked when the
+// program compiles), with any other type printed as deep_to_string does.
+
+#include "troupe/logger.hpp"
+#include "troupe/serialization/stringification_inspector.hpp"
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace troupe::detail {
+
+template <class T>
+void append_print_arg(std::string& out, const T& x) {
+  if constexpr (std::is_arithmetic_v<T> || std::is_convertible_v<const T&, std::string_view>
+                || is_chrono_duration<T>::value)
+    append_log_arg(out, x);
+  else
+    append_deep_to_string(out, x);
+}
+
+template <class... Ts>
+std::string format_line(log_format_string<std::type_identity_t<Ts>...> fmt, const Ts&... xs) {
+  std::string out;
+  auto str = fmt.get();
+  size_t pos = 0;
+  ((pos = append_log_literal(out, str, pos), append_print_arg(out, xs)), ...);
+  append_log_literal(out, str, pos);
+  return out;
+}
+
+/// Writes `line` and a newline to stdout as one piece (lines printed by
+/// different threads never mix) and flushes it.
+void print_line(std::string_view line);
+
+} // namespace troupe::detail

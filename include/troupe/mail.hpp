@@ -1,0 +1,157 @@
+#pragma once
+
+// The mail API of CAF 1.x: a message first, then what to do with it.
+//
+//   self->mail(add_atom_v, 1, 2).request(calc, 1s).then([](int sum) { ... });
+//   self->mail(tick_atom_v).delay(100ms).send(self);
+//   self->mail(x).urgent().send(dest);
+//   self->mail(x).delegate(worker);
+//   anon_mail(x).send(dest);  // from outside any actor
+//
+// Each is the same as the call it names: send, delayed_send, request,
+// delegate, anon_send. A builder is used once, as an rvalue.
+
+#include "troupe/local_actor.hpp"
+
+#include <tuple>
+#include <utility>
+
+namespace troupe {
+
+namespace detail {
+
+/// The message and priority every builder carries.
+template <class... Ts>
+struct mail_contents {
+  std::tuple<Ts...> xs;
+  bool urgent = false;
+
+  /// Calls `f(priority_constant, xs...)` with the elements moved out.
+  template <class F>
+  decltype(auto) apply(F&& f) {
+    auto call = [&](auto p) -> decltype(auto) {
+      return std::apply([&](Ts&... xs) -> decltype(auto) { return f(p, std::move(xs)...); },
+                        xs);
+    };
+    if (urgent)
+      return call(std::integral_constant<message_priority, message_priority::urgent>{});
+    return call(std::integral_constant<message_priority, message_priority::normal>{});
+  }
+};
+
+} // namespace detail
+
+/// `self->mail(xs...).delay(d)`: sends once `d` has passed.
+template <class Self, class... Ts>
+class [[nodiscard]] delayed_mail {
+public:
+  delayed_mail(Self* self, detail::mail_contents<Ts...> contents, timespan delay)
+    : self_(self), contents_(std::move(contents)), delay_(delay) {}
+
+  template <detail::actor_handle Handle>
+  void send(const Handle& dest) && {
+    contents_.apply([&](auto p, Ts&&... xs) {
+      self_->template delayed_send<decltype(p)::value>(dest, delay_, std::move(xs)...);
+    });
+  }
+
+private:
+  Self* self_;
+  detail::mail_contents<Ts...> contents_;
+  timespan delay_;
+};
+
+/// What `self->mail(xs...)` returns: says how `xs...` leaves.
+template <class Self, class... Ts>
+class [[nodiscard]] mail_builder {
+public:
+  mail_builder(Self* self, Ts... xs) : self_(self), contents_{{std::move(xs)...}} {}
+
+  /// Ahead of every normal message in the receiver's mailbox.
+  mail_builder&& urgent() && {
+    contents_.urgent = true;
+    return std::move(*this);
+  }
+
+  /// Sends asynchronously; the receiver's result comes back as a message.
+  template <detail::actor_handle Handle>
+  void send(const Handle& dest) && {
+    contents_.apply([&](auto p, Ts&&... xs) {
+      self_->template send<decltype(p)::value>(dest, std::move(xs)...);
+    });
+  }
+
+  /// Sends once `delay` has passed (`.delay(d).send(dest)`).
+  delayed_mail<Self, Ts...> delay(timespan delay) && {
+    return {self_, std::move(contents_), delay};
+  }
+
+  /// Sends a request: `.then`/`.await` in event-based actors, `.receive` in
+  /// blocking ones. `timeout` may be `infinite`.
+  template <detail::actor_handle Handle>
+  auto request(const Handle& dest, timespan timeout) && {
+    return contents_.apply([&](auto p, Ts&&... xs) {
+      return self_->template request<decltype(p)::value>(dest, timeout, std::move(xs)...);
+    });
+  }
+
+  /// Hands the current request to `dest` with this message; `dest` answers
+  /// the original requester.
+  template <detail::actor_handle Handle>
+  auto delegate(const Handle& dest) && {
+    return std::apply(
+      [&](Ts&... xs) { return self_->delegate(dest, std::move(xs)...); }, contents_.xs);
+  }
+
+private:
+  Self* self_;
+  detail::mail_contents<Ts...> contents_;
+};
+
+/// What `anon_mail(xs...)` returns: a message without a sender.
+template <class... Ts>
+class [[nodiscard]] anon_mail_builder {
+public:
+  explicit anon_mail_builder(Ts... xs) : contents_{{std::move(xs)...}} {}
+
+  anon_mail_builder&& urgent() && {
+    contents_.urgent = true;
+    return std::move(*this);
+  }
+
+  template <detail::actor_handle Handle>
+  void send(const Handle& dest) && {
+    contents_.apply([&](auto p, Ts&&... xs) {
+      anon_send<decltype(p)::value>(dest, std::move(xs)...);
+    });
+  }
+
+  /// `.delay(d).send(dest)`.
+  struct delayed {
+    detail::mail_contents<Ts...> contents;
+    timespan delay;
+
+    template <detail::actor_handle Handle>
+    void send(const Handle& dest) && {
+      contents.apply([&](auto p, Ts&&... xs) {
+        delayed_anon_send<decltype(p)::value>(dest, delay, std::move(xs)...);
+      });
+    }
+  };
+
+  [[nodiscard]] delayed delay(timespan delay) && {
+    return {std::move(contents_), delay};
+  }
+
+private:
+  detail::mail_contents<Ts...> contents_;
+};
+
+/// A message from outside any actor: `anon_mail(xs...).send(dest)`.
+template <class... Ts>
+auto anon_mail(Ts&&... xs) {
+  return anon_mail_builder<detail::message_element_t<Ts>...>{
+    detail::message_element_t<Ts>(std::forward<Ts>(xs))...};
+}
+
+} // namespace troupe

@@ -1,0 +1,145 @@
+// CAF 1.x's mail API and predefined atoms: `self->mail(xs...)` followed by
+// send, delay, request, delegate or urgent does what the call it names does.
+
+#include "troupe/mail.hpp"
+
+#include "troupe/atoms.hpp"
+#include "troupe/event_based_actor.hpp"
+#include "troupe/typed_actor.hpp"
+
+#include "support/actor_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+using namespace std::chrono_literals;
+using namespace std::string_literals;
+using namespace troupe;
+
+using troupe::test::holds;
+using troupe::test::patience;
+
+namespace {
+
+class mails : public troupe::test::actor_fixture {};
+
+behavior adder(event_based_actor*) {
+  return {
+    [](add_atom, int x, int y) { return x + y; },
+    [](get_atom, const std::string& key) { return "value of " + key; },
+  };
+}
+
+TEST_P(mails, send_delivers_the_message_and_the_result_comes_back) {
+  auto a = sys.spawn(adder);
+  self->mail(add_atom_v, 1, 2).send(a);
+  EXPECT_EQ(next<int>(), 3);
+}
+
+TEST_P(mails, a_string_literal_becomes_a_std_string) {
+  auto a = sys.spawn(adder);
+  self->mail(get_atom_v, "x").send(a);
+  EXPECT_EQ(next<std::string>(), "value of x");
+}
+
+TEST_P(mails, request_from_a_blocking_actor_receives_the_response) {
+  auto a = sys.spawn(adder);
+  int sum = 0;
+  self->mail(add_atom_v, 20, 22)
+    .request(a, patience)
+    .receive([&](int x) { sum = x; }, [](const error& err) { ADD_FAILURE() << to_string(err); });
+  EXPECT_EQ(sum, 42);
+}
+
+TEST_P(mails, request_from_an_event_based_actor_runs_then) {
+  auto a = sys.spawn(adder);
+  auto client = sys.spawn([a, r = reporter](event_based_actor* self) {
+    self->mail(add_atom_v, 2, 3).request(a, patience).then([self, r](int x) {
+      self->mail(ok_atom_v, x).send(r);
+    });
+    return behavior{[](int) {}};
+  });
+  int x = 0;
+  self->receive([&](ok_atom, int y) { x = y; },
+                after(patience) >> [] { ADD_FAILURE() << "no result in time"; });
+  EXPECT_EQ(x, 5);
+  self->send_exit(client, exit_reason::user_shutdown);
+}
+
+TEST_P(mails, delay_sends_only_after_the_delay) {
+  auto start = std::chrono::steady_clock::now();
+  self->mail(tick_atom_v).delay(30ms).send(self);
+  next<tick_atom>();
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 30ms);
+}
+
+TEST_P(mails, urgent_messages_overtake_queued_normal_ones) {
+  // Both land in the scoped actor's mailbox before it reads either.
+  self->mail(1).send(self);
+  self->mail(2).urgent().send(self);
+  EXPECT_EQ(next<int>(), 2);
+  EXPECT_EQ(next<int>(), 1);
+}
+
+TEST_P(mails, delegate_lets_the_delegate_answer_the_requester) {
+  auto a = sys.spawn(adder);
+  auto front = sys.spawn([a](event_based_actor* self) {
+    return behavior{[self, a](add_atom, int x, int y) {
+      return self->mail(add_atom_v, x * 10, y * 10).delegate(a);
+    }};
+  });
+  EXPECT_TRUE(holds(ask<int>(front, add_atom_v, 1, 2), 30));
+}
+
+TEST_P(mails, anon_mail_has_no_sender) {
+  auto probe = sys.spawn([r = reporter](event_based_actor* self) {
+    return behavior{[self, r](int x) {
+      self->mail(x, self->current_sender() == nullptr).send(r);
+    }};
+  });
+  auto expect_anonymous = [&](int expected) {
+    self->receive(
+      [&](int x, bool anonymous) {
+        EXPECT_EQ(x, expected);
+        EXPECT_TRUE(anonymous);
+      },
+      after(patience) >> [] { ADD_FAILURE() << "no report in time"; });
+  };
+  anon_mail(7).send(probe);
+  expect_anonymous(7);
+  anon_mail(8).delay(10ms).send(probe);
+  expect_anonymous(8);
+}
+
+TEST_P(mails, a_typed_handle_takes_mail_that_matches_its_signatures) {
+  using calc = typed_actor<result<int>(add_atom, int, int)>;
+  auto c = sys.spawn([]() -> calc::behavior_type {
+    return {[](add_atom, int x, int y) { return x + y; }};
+  });
+  int sum = 0;
+  self->mail(add_atom_v, 4, 5).request(c, patience).receive([&](int x) { sum = x; },
+                                                            [](const error&) {});
+  EXPECT_EQ(sum, 9);
+}
+
+TEST_P(mails, current_sender_names_the_responder_inside_a_blocking_response_handler) {
+  auto a = sys.spawn(adder);
+  bool from_a = false;
+  self->mail(add_atom_v, 1, 1)
+    .request(a, patience)
+    .receive([&](int) { from_a = self->current_sender() && self->current_sender()->id() == a.id(); },
+             [](const error& err) { ADD_FAILURE() << to_string(err); });
+  EXPECT_TRUE(from_a);
+}
+
+TEST(predefined_atoms, print_by_name_and_have_ids_below_the_custom_range) {
+  EXPECT_EQ(to_string(make_message(get_atom_v, 1)), "message(get_atom, 1)");
+  EXPECT_LT(type_id<put_atom>::value, first_custom_type_id);
+  EXPECT_NE(type_id<put_atom>::value, type_id<get_atom>::value);
+}
+
+TROUPE_TEST_EVERY_POLICY(mails);
+
+} // namespace
