@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 using namespace std::chrono_literals;
 using namespace std::string_literals;
@@ -132,6 +133,81 @@ TEST_P(mails, current_sender_names_the_responder_inside_a_blocking_response_hand
     .receive([&](int) { from_a = self->current_sender() && self->current_sender()->id() == a.id(); },
              [](const error& err) { ADD_FAILURE() << to_string(err); });
   EXPECT_TRUE(from_a);
+}
+
+TEST_P(mails, fan_out_request_select_all_collects_every_answer) {
+  std::vector<actor> workers;
+  for (int i = 1; i <= 4; ++i)
+    workers.push_back(sys.spawn([i](event_based_actor*) {
+      return behavior{[i](get_atom) { return i * 10; }};
+    }));
+  auto boss = sys.spawn([workers, r = reporter](event_based_actor* self) {
+    self->mail(get_atom_v)
+      .fan_out_request(workers, patience, policy::select_all_tag)
+      .then(
+        [self, r](std::vector<int> xs) {
+          int sum = 0;
+          for (auto x : xs)
+            sum += x;
+          self->mail(ok_atom_v, static_cast<int>(xs.size()), sum).send(r);
+        },
+        [](error& err) { ADD_FAILURE() << to_string(err); });
+    return behavior{[](int) {}};
+  });
+  int count = 0;
+  int sum = 0;
+  self->receive([&](ok_atom, int n, int s) { count = n; sum = s; },
+                after(patience) >> [] { ADD_FAILURE() << "no result in time"; });
+  EXPECT_EQ(count, 4);
+  EXPECT_EQ(sum, 100);
+  self->send_exit(boss, exit_reason::user_shutdown);
+}
+
+TEST_P(mails, fan_out_request_select_all_reports_the_first_error_once) {
+  std::vector<actor> workers{
+    sys.spawn([] { return behavior{[](get_atom) { return 1; }}; }),
+    sys.spawn([] {
+      return behavior{[](get_atom) -> result<int> { return make_error(errc::runtime_error); }};
+    }),
+    sys.spawn([] {
+      return behavior{[](get_atom) -> result<int> { return make_error(errc::runtime_error); }};
+    }),
+  };
+  auto boss = sys.spawn([workers, r = reporter](event_based_actor* self) {
+    self->mail(get_atom_v)
+      .fan_out_request(workers, patience, policy::select_all_tag)
+      .then([self, r](std::vector<int>) { self->mail(ok_atom_v).send(r); },
+            [self, r](error& err) { self->mail(err).send(r); });
+    return behavior{[](int) {}};
+  });
+  error seen;
+  self->receive([&](error& err) { seen = err; },
+                after(patience) >> [] { ADD_FAILURE() << "no error in time"; });
+  EXPECT_EQ(seen, errc::runtime_error);
+  EXPECT_FALSE(has_queued<error>());
+  EXPECT_FALSE(has_queued<ok_atom>());
+  self->send_exit(boss, exit_reason::user_shutdown);
+}
+
+TEST_P(mails, fan_out_request_select_any_takes_the_first_answer) {
+  std::vector<actor> workers{
+    sys.spawn([] {
+      return behavior{[](get_atom) -> result<int> { return make_error(errc::runtime_error); }};
+    }),
+    sys.spawn([] { return behavior{[](get_atom) { return 7; }}; }),
+  };
+  auto boss = sys.spawn([workers, r = reporter](event_based_actor* self) {
+    self->mail(get_atom_v)
+      .fan_out_request(workers, patience, policy::select_any_tag)
+      .then([self, r](int x) { self->mail(ok_atom_v, x).send(r); },
+            [](error& err) { ADD_FAILURE() << to_string(err); });
+    return behavior{[](int) {}};
+  });
+  int x = 0;
+  self->receive([&](ok_atom, int y) { x = y; },
+                after(patience) >> [] { ADD_FAILURE() << "no result in time"; });
+  EXPECT_EQ(x, 7);
+  self->send_exit(boss, exit_reason::user_shutdown);
 }
 
 TEST(predefined_atoms, print_by_name_and_have_ids_below_the_custom_range) {

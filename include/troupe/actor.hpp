@@ -45,6 +45,11 @@ public:
     return x.ptr_.get() == y.ptr_.get();
   }
 
+  /// As in CAF: `self->current_sender() == hdl`.
+  friend bool operator==(const actor& x, const strong_actor_ptr& y) noexcept {
+    return x.ptr_.get() == y.get();
+  }
+
   friend auto operator<=>(const actor& x, const actor& y) noexcept {
     return x.id() <=> y.id();
   }

@@ -18,6 +18,7 @@
 #include "troupe/detail/timer_service.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scheduler/scheduler.hpp"
+#include "troupe/spawn_options.hpp"
 
 #include <array>
 #include <atomic>
@@ -32,23 +33,6 @@
 #include <vector>
 
 namespace troupe {
-
-/// Flags for spawn: `spawn<detached>(fn)`.
-enum spawn_options : unsigned {
-  no_spawn_options = 0,
-  /// Runs the actor on a thread of its own.
-  detached = 1,
-  /// Not counted by await_all_actors_done.
-  hidden = 2,
-};
-
-constexpr spawn_options operator+(spawn_options x, spawn_options y) noexcept {
-  return static_cast<spawn_options>(static_cast<unsigned>(x) | static_cast<unsigned>(y));
-}
-
-constexpr bool has_option(spawn_options x, spawn_options flag) noexcept {
-  return (static_cast<unsigned>(x) & static_cast<unsigned>(flag)) != 0;
-}
 
 namespace detail {
 
@@ -82,6 +66,10 @@ strong_actor_ptr make_actor(actor_id id, actor_system* sys, Ts&&... xs) {
   }
   return strong_actor_ptr{ctrl, false};
 }
+
+/// The actor that runs a state class (actor_from_state.hpp).
+template <class State>
+class actor_from_state_impl;
 
 /// The actor class for a function without self parameter, from what it
 /// returns; typed_actor.hpp adds typed behaviors.
@@ -135,11 +123,20 @@ public:
     return detail::handle_type_t<T>{actor{std::move(ptr)}};
   }
 
+  /// Spawns an actor made of a state class with a make_behavior(), as CAF
+  /// 1.x does: `spawn(actor_from_state<cell_state>, args...)`; needs
+  /// troupe/actor_from_state.hpp.
+  template <spawn_options Os = no_spawn_options, class State, class... Ts>
+  auto spawn(actor_from_state_t<State>, Ts&&... xs) {
+    return spawn<detail::actor_from_state_impl<State>, Os>(std::forward<Ts>(xs)...);
+  }
+
   /// Spawns a function-based actor. The function may take a self pointer
   /// (`event_based_actor*`, `stateful_actor<S>*`, a typed actor pointer or
   /// `blocking_actor*`) and returns the actor's behavior (or nothing).
   template <spawn_options Os = no_spawn_options, class F, class... Ts>
-    requires(!std::is_base_of_v<local_actor, F> && !std::is_same_v<F, mailbox_limit>)
+    requires(!std::is_base_of_v<local_actor, F> && !std::is_same_v<F, mailbox_limit>
+             && !detail::is_actor_from_state_v<F>)
   auto spawn(F fn, Ts&&... xs) {
     return spawn_function<Os>(mailbox_limit{}, std::move(fn), std::forward<Ts>(xs)...);
   }
@@ -336,5 +333,19 @@ private:
   struct thread_registry;
   std::unique_ptr<thread_registry> threads_;
 };
+
+// -- spawning from an actor (declared in local_actor.hpp) ------------------------
+
+template <class T, spawn_options Os, class... Ts>
+  requires std::is_base_of_v<local_actor, T>
+auto local_actor::spawn(Ts&&... xs) {
+  return system().template spawn<T, Os>(std::forward<Ts>(xs)...);
+}
+
+template <spawn_options Os, class F, class... Ts>
+  requires(!std::is_base_of_v<local_actor, F>)
+auto local_actor::spawn(F fn, Ts&&... xs) {
+  return system().template spawn<Os>(std::move(fn), std::forward<Ts>(xs)...);
+}
 
 } // namespace troupe

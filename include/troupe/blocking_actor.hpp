@@ -10,13 +10,16 @@
 
 #include "troupe/behavior.hpp"
 #include "troupe/detail/parker.hpp"
+#include "troupe/expected.hpp"
 #include "troupe/local_actor.hpp"
 #include "troupe/mail.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -83,6 +86,13 @@ public:
   template <class F, class OnError>
   void receive(F on_value, OnError on_error);
 
+  /// Waits for the response and returns it, or the error: `receive()` for
+  /// a typed receiver, `receive<T...>()` naming the response's types for a
+  /// dynamically typed one. Several values come as a std::tuple, none as
+  /// unit_t.
+  template <class... Ts>
+  auto receive();
+
 private:
   blocking_actor* self_;
   uint64_t number_;
@@ -117,6 +127,37 @@ public:
     receive_impl(std::move(fs)...);
   }
 
+  /// Blocks until every actor in `hdls...` has terminated, as CAF's
+  /// wait_for; returns early once the system shuts down. Other messages
+  /// stay queued for later receives.
+  template <detail::actor_handle... Handles>
+  void wait_for(const Handles&... hdls) {
+    std::vector<actor_addr> waiting;
+    auto watch = [&](const auto& hdl) {
+      auto* ctrl = detail::handle_ctrl(hdl);
+      if (ctrl == nullptr)
+        return;
+      waiting.push_back(ctrl->get()->address());
+      monitor(hdl);
+    };
+    (watch(hdls), ...);
+    while (!waiting.empty() && !shut_down_) {
+      receive(
+        [&](down_msg& dm) -> result<void> {
+          auto i = std::find(waiting.begin(), waiting.end(), dm.source);
+          if (i == waiting.end())
+            return skip; // someone else's monitor: a later receive's
+          waiting.erase(i);
+          return {};
+        },
+        [&](error& err) -> result<void> {
+          if (err == errc::system_shutdown)
+            return {};
+          return skip;
+        });
+    }
+  }
+
   /// CAF 1.x's mail API (mail.hpp): `mail(xs...)` then `.send(dest)`,
   /// `.delay(d).send(dest)` or `.request(dest, timeout).receive(...)`.
   template <class... Ts>
@@ -134,7 +175,7 @@ public:
     auto number = next_request_number();
     auto deadline = timeout == infinite ? clock::time_point::max() : clock::now() + timeout;
     auto mid = message_id::make_request(number, P);
-    deliver(dest.ctrl(),
+    deliver(detail::handle_ctrl(dest),
             make_mailbox_element(self_ptr(), mid, make_message(std::forward<Ts>(xs)...)));
     return blocking_response_handle<response_type>{this, number, deadline};
   }
@@ -259,6 +300,54 @@ void blocking_response_handle<Response>::receive(F on_value, OnError on_error) {
       on_error(err);
     }
   });
+}
+
+namespace detail {
+
+/// What blocking_response_handle::receive<Ts...>() returns for the response
+/// types `List`, and the handler that stores it.
+template <class List>
+struct expected_response;
+
+template <>
+struct expected_response<type_list<>> {
+  using type = unit_t;
+  static auto handler(expected<type>& out) {
+    return [&out] { out = unit; };
+  }
+};
+
+template <class T>
+struct expected_response<type_list<T>> {
+  using type = T;
+  static auto handler(expected<type>& out) {
+    return [&out](T& x) { out = std::move(x); };
+  }
+};
+
+template <class T1, class T2, class... Ts>
+struct expected_response<type_list<T1, T2, Ts...>> {
+  using type = std::tuple<T1, T2, Ts...>;
+  static auto handler(expected<type>& out) {
+    return [&out](T1& x1, T2& x2, Ts&... xs) {
+      out = type{std::move(x1), std::move(x2), std::move(xs)...};
+    };
+  }
+};
+
+} // namespace detail
+
+template <class Response>
+template <class... Ts>
+auto blocking_response_handle<Response>::receive() {
+  static_assert(sizeof...(Ts) > 0 || !std::is_void_v<Response>,
+                "troupe: name the response's types, receive<T...>(), for a "
+                "dynamically typed receiver");
+  using list = std::conditional_t<sizeof...(Ts) == 0, Response, detail::type_list<Ts...>>;
+  using traits = detail::expected_response<list>;
+  expected<typename traits::type> result{error{errc::runtime_error, "no response"}};
+  receive(traits::handler(result), [&](error& err) { result = std::move(err); });
+  return result;
 }
 
 } // namespace troupe

@@ -57,6 +57,10 @@ enum class errc : uint8_t {
 
 std::string to_string(errc x);
 
+/// CAF's name for its system error codes; the codes both define
+/// (unexpected_message, request_timeout, runtime_error, ...) have one name.
+using sec = errc;
+
 /// Why an actor terminated.
 enum class exit_reason : uint8_t {
   normal = 0,
@@ -78,7 +82,9 @@ enum class exit_reason : uint8_t {
 std::string to_string(exit_reason x);
 
 /// Enums usable as error codes. Specialise to `true` for your own enum
-/// (its underlying type must be uint8_t) and give it a type ID.
+/// (its underlying type must be uint8_t) and give it a type ID, or write
+/// TROUPE_ERROR_CODE_ENUM(my_errc) at global scope, as CAF_ERROR_CODE_ENUM.
+/// A to_string(my_errc) found by ADL names the codes in printed errors.
 template <class T>
 struct is_error_code_enum : std::false_type {};
 
@@ -221,6 +227,11 @@ private:
 };
 
 } // namespace troupe
+
+/// Makes `enum_name` (qualified, at global scope) an error code enum.
+#define TROUPE_ERROR_CODE_ENUM(enum_name)                                      \
+  template <>                                                                  \
+  struct troupe::is_error_code_enum<enum_name> : std::true_type {};
 
 #include "troupe/type_id.hpp"
 

@@ -13,6 +13,7 @@
 #include "troupe/message.hpp"
 #include "troupe/response_promise.hpp"
 #include "troupe/result.hpp"
+#include "troupe/spawn_options.hpp"
 #include "troupe/system_messages.hpp"
 
 #include <atomic>
@@ -67,9 +68,9 @@ public:
             detail::actor_handle Handle, class... Ts>
   void send(const Handle& dest, Ts&&... xs) {
     detail::check_message<Handle, Ts...>();
-    if (dest.ctrl() == ctrl()) [[unlikely]]
+    if (detail::handle_ctrl(dest) == ctrl()) [[unlikely]]
       note_self_send();
-    deliver(dest.ctrl(),
+    deliver(detail::handle_ctrl(dest),
             make_mailbox_element(self_ptr(), message_id::make(P),
                                  make_message(std::forward<Ts>(xs)...)));
   }
@@ -79,7 +80,7 @@ public:
             detail::actor_handle Handle, class... Ts>
   void delayed_send(const Handle& dest, timespan delay, Ts&&... xs) {
     detail::check_message<Handle, Ts...>();
-    delayed_deliver(strong_actor_ptr{dest.ctrl()}, delay,
+    delayed_deliver(strong_actor_ptr{detail::handle_ctrl(dest)}, delay,
                     make_mailbox_element(self_ptr(), message_id::make(P),
                                          make_message(std::forward<Ts>(xs)...)));
   }
@@ -87,7 +88,7 @@ public:
   /// Asks `dest` to terminate with `reason` (an urgent exit_msg).
   template <detail::actor_handle Handle>
   void send_exit(const Handle& dest, error reason) {
-    deliver(dest.ctrl(),
+    deliver(detail::handle_ctrl(dest),
             make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
                                  make_message(exit_msg{address(), std::move(reason)})));
   }
@@ -96,7 +97,7 @@ public:
   /// requester directly.
   template <detail::actor_handle Handle, class... Ts>
   delegated<> delegate(const Handle& dest, Ts&&... xs) {
-    forward_current(dest.ctrl(), make_message(std::forward<Ts>(xs)...));
+    forward_current(detail::handle_ctrl(dest), make_message(std::forward<Ts>(xs)...));
     return {};
   }
 
@@ -109,29 +110,43 @@ public:
     detail::print_line(detail::format_line<Ts...>(fmt, xs...));
   }
 
+  // -- spawning -----------------------------------------------------------------
+
+  /// Spawns an actor in this actor's system, as system().spawn(...) does:
+  /// `self->spawn<my_actor>(args...)`, `self->spawn(fn, args...)`,
+  /// `self->spawn(actor_from_state<S>, args...)` (defined in
+  /// actor_system.hpp).
+  template <class T, spawn_options Os = no_spawn_options, class... Ts>
+    requires std::is_base_of_v<local_actor, T>
+  auto spawn(Ts&&... xs);
+
+  template <spawn_options Os = no_spawn_options, class F, class... Ts>
+    requires(!std::is_base_of_v<local_actor, F>)
+  auto spawn(F fn, Ts&&... xs);
+
   // -- lifecycle ----------------------------------------------------------------
 
   template <detail::actor_handle Handle>
   void monitor(const Handle& other) {
-    if (auto* ctrl = other.ctrl())
+    if (auto* ctrl = detail::handle_ctrl(other))
       ctrl->get()->add_monitor(address());
   }
 
   template <detail::actor_handle Handle>
   void demonitor(const Handle& other) {
-    if (auto* ctrl = other.ctrl())
+    if (auto* ctrl = detail::handle_ctrl(other))
       ctrl->get()->remove_monitor(address());
   }
 
   template <detail::actor_handle Handle>
   void link_to(const Handle& other) {
-    if (auto* ctrl = other.ctrl())
+    if (auto* ctrl = detail::handle_ctrl(other))
       abstract_actor::link_to(ctrl->get());
   }
 
   template <detail::actor_handle Handle>
   void unlink_from(const Handle& other) {
-    if (auto* ctrl = other.ctrl())
+    if (auto* ctrl = detail::handle_ctrl(other))
       abstract_actor::unlink_from(ctrl->get());
   }
 
@@ -319,7 +334,7 @@ template <message_priority P = message_priority::normal, detail::actor_handle Ha
           class... Ts>
 void anon_send(const Handle& dest, Ts&&... xs) {
   detail::check_message<Handle, Ts...>();
-  if (auto* ctrl = dest.ctrl())
+  if (auto* ctrl = detail::handle_ctrl(dest))
     ctrl->get()->enqueue(make_mailbox_element(nullptr, message_id::make(P),
                                               make_message(std::forward<Ts>(xs)...)),
                          nullptr);
@@ -338,7 +353,7 @@ template <message_priority P = message_priority::normal, detail::actor_handle Ha
           class... Ts>
 void delayed_anon_send(const Handle& dest, timespan delay, Ts&&... xs) {
   detail::check_message<Handle, Ts...>();
-  if (auto* ctrl = dest.ctrl())
+  if (auto* ctrl = detail::handle_ctrl(dest))
     detail::deliver_later(strong_actor_ptr{ctrl}, delay,
                           make_mailbox_element(nullptr, message_id::make(P),
                                                make_message(std::forward<Ts>(xs)...)));
@@ -347,7 +362,7 @@ void delayed_anon_send(const Handle& dest, timespan delay, Ts&&... xs) {
 /// Asks `dest` to terminate with `reason`, from outside any actor.
 template <detail::actor_handle Handle>
 void anon_send_exit(const Handle& dest, error reason) {
-  if (auto* ctrl = dest.ctrl())
+  if (auto* ctrl = detail::handle_ctrl(dest))
     ctrl->get()->enqueue(
       make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
                            make_message(exit_msg{actor_addr{}, std::move(reason)})),

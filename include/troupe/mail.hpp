@@ -6,6 +6,7 @@
 //   self->mail(tick_atom_v).delay(100ms).send(self);
 //   self->mail(x).urgent().send(dest);
 //   self->mail(x).delegate(worker);
+//   self->mail(x).fan_out_request(workers, 1s, policy::select_all_tag).then(...);
 //   anon_mail(x).send(dest);  // from outside any actor
 //
 // Each is the same as the call it names: send, delayed_send, request,
@@ -15,6 +16,7 @@
 
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace troupe {
 
@@ -92,6 +94,16 @@ public:
   auto request(const Handle& dest, timespan timeout) && {
     return contents_.apply([&](auto p, Ts&&... xs) {
       return self_->template request<decltype(p)::value>(dest, timeout, std::move(xs)...);
+    });
+  }
+
+  /// Sends the request to every actor in `hdls` (event-based actors): see
+  /// fan_out_request.hpp for the policies.
+  template <detail::actor_handle Handle, class Policy>
+  auto fan_out_request(std::vector<Handle> hdls, timespan timeout, Policy policy) && {
+    return contents_.apply([&](auto p, Ts&&... xs) {
+      return self_->template fan_out_request<decltype(p)::value>(std::move(hdls), timeout,
+                                                                 policy, std::move(xs)...);
     });
   }
 

@@ -61,6 +61,9 @@ public:
 
   result(delegated<Ts...>) : kind_(detail::result_kind::delegated) {}
 
+  /// Leaves the message in the mailbox for a later behavior.
+  result(skip_t) : kind_(detail::result_kind::skip) {}
+
   result(const response_promise&) : kind_(detail::result_kind::delegated) {}
 
   result(const typed_response_promise<Ts...>&) : kind_(detail::result_kind::delegated) {}
@@ -99,6 +102,7 @@ public:
     requires is_error_code_enum_v<Enum>
   result(Enum code) : result(troupe::error{code}) {}
   result(delegated<void>) : kind_(detail::result_kind::delegated) {}
+  result(skip_t) : kind_(detail::result_kind::skip) {}
   result(delegated<>) : kind_(detail::result_kind::delegated) {}
   result(const response_promise&) : kind_(detail::result_kind::delegated) {}
   result(const typed_response_promise<void>&) : kind_(detail::result_kind::delegated) {}

@@ -7,12 +7,14 @@
 
 #include "troupe/behavior.hpp"
 #include "troupe/detail/unique_fn.hpp"
+#include "troupe/fan_out_request.hpp"
 #include "troupe/local_actor.hpp"
 #include "troupe/mail.hpp"
 #include "troupe/resumable.hpp"
 
 #include <exception>
 #include <functional>
+#include <tuple>
 #include <vector>
 
 namespace troupe {
@@ -188,6 +190,18 @@ public:
 
   // -- requests -------------------------------------------------------------------
 
+  /// Sends the same request to every actor in `hdls` and hands one result
+  /// to `.then(f, on_error)`: all answers (policy::select_all_tag) or the
+  /// first (policy::select_any_tag); see fan_out_request.hpp.
+  template <message_priority P = message_priority::normal, detail::actor_handle Handle,
+            class Policy, class... Ts>
+  auto fan_out_request(std::vector<Handle> hdls, timespan timeout, Policy, Ts&&... xs) {
+    detail::check_message<Handle, Ts...>();
+    return fan_out_handle<scheduled_actor, Policy, Handle, detail::message_element_t<Ts>...>{
+      this, P, std::move(hdls), timeout,
+      std::tuple<detail::message_element_t<Ts>...>{std::forward<Ts>(xs)...}};
+  }
+
   /// CAF 1.x's mail API (mail.hpp): `mail(xs...)` then `.send(dest)`,
   /// `.delay(d).send(dest)`, `.request(dest, timeout).then(...)`,
   /// `.delegate(dest)`, optionally after `.urgent()`.
@@ -205,7 +219,7 @@ public:
     detail::check_message<Handle, Ts...>();
     using response_type = detail::request_response_t<Handle, Ts...>;
     auto number = next_request_number();
-    auto timer = send_request(dest.ctrl(), number, P, timeout,
+    auto timer = send_request(detail::handle_ctrl(dest), number, P, timeout,
                               make_message(std::forward<Ts>(xs)...));
     return response_handle<scheduled_actor, response_type>{this, number, timer};
   }

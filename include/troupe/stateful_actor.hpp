@@ -11,10 +11,14 @@
 //   behavior counter(stateful_actor<counter_state>* self) {
 //     return {[self](int x) { return self->state.value += x; }};
 //   }
+//
+// A state with a make_behavior() can be spawned on its own, as in CAF 1.x:
+// sys.spawn(actor_from_state<counter_state>, args...) (actor_from_state.hpp).
 
 #include "troupe/event_based_actor.hpp"
 
 #include <new>
+#include <type_traits>
 #include <utility>
 
 namespace troupe {
@@ -22,9 +26,14 @@ namespace troupe {
 template <class State, class Base = event_based_actor>
 class stateful_actor : public Base {
 public:
+  /// Constructs the state from `xs...`, after a pointer to this actor (as
+  /// `Base*`) if the state takes one first, as in CAF.
   template <class... Ts>
   explicit stateful_actor(actor_config& cfg, Ts&&... xs) : Base(cfg) {
-    new (&state) State(std::forward<Ts>(xs)...);
+    if constexpr (std::is_constructible_v<State, Base*, Ts&&...>)
+      new (&state) State(static_cast<Base*>(this), std::forward<Ts>(xs)...);
+    else
+      new (&state) State(std::forward<Ts>(xs)...);
   }
 
   ~stateful_actor() override {

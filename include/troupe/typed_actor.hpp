@@ -23,6 +23,7 @@
 #include "troupe/stateful_actor.hpp"
 
 #include <type_traits>
+#include <utility>
 
 namespace troupe {
 
@@ -150,6 +151,30 @@ struct handle_response<typed_actor<Sigs...>, Ts...> {
   using type = typename output_for<type_list<Ts...>, Sigs...>::type;
 };
 
+/// A struct naming its signatures, `using signatures = type_list<...>;`: the
+/// interface of `typed_actor<Trait>` (CAF 1.x's trait form).
+template <class T>
+concept interface_trait = requires { typename T::signatures; };
+
+template <class List>
+struct typed_actor_of_list;
+
+template <class... Sigs>
+struct typed_actor_of_list<type_list<Sigs...>> {
+  using type = typed_actor<Sigs...>;
+};
+
+template <interface_trait Trait>
+using typed_actor_of_trait_t = typename typed_actor_of_list<typename Trait::signatures>::type;
+
+template <interface_trait Trait, class... Ts>
+struct handle_accepts<typed_actor<Trait>, Ts...>
+  : handle_accepts<typed_actor_of_trait_t<Trait>, Ts...> {};
+
+template <interface_trait Trait, class... Ts>
+struct handle_response<typed_actor<Trait>, Ts...>
+  : handle_response<typed_actor_of_trait_t<Trait>, Ts...> {};
+
 template <class... Sigs>
 struct behavior_actor<typed_behavior<Sigs...>> {
   using type = typed_event_based_actor<Sigs...>;
@@ -268,6 +293,25 @@ public:
 
 private:
   actor hdl_;
+};
+
+/// The signatures of a typed actor, for a trait: `using signatures =
+/// type_list<result<int>(add_atom, int, int), ...>;`.
+using detail::type_list;
+
+/// CAF 1.x's trait form: `typed_actor<calc_trait>` is the interface that
+/// `calc_trait::signatures` lists; it converts to and from the handle
+/// written with the signatures themselves.
+template <detail::interface_trait Trait>
+class typed_actor<Trait> : public detail::typed_actor_of_trait_t<Trait> {
+public:
+  using super = detail::typed_actor_of_trait_t<Trait>;
+
+  using super::super;
+
+  typed_actor() noexcept = default;
+
+  typed_actor(super hdl) noexcept : super(std::move(hdl)) {}
 };
 
 } // namespace troupe

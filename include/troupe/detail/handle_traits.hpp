@@ -13,10 +13,23 @@
 
 namespace troupe::detail {
 
+/// A handle (actor, typed_actor, ...) or a pointer to an actor: `self`
+/// may stand where a handle is expected, as in CAF (`send(self, ...)`).
 template <class T>
 concept actor_handle = requires(const T& x) {
   { x.ctrl() } -> std::convertible_to<actor_control_block*>;
-};
+} || (std::is_pointer_v<T> && requires(const T& x) {
+  { x->ctrl() } -> std::convertible_to<actor_control_block*>;
+});
+
+/// The control block behind a handle or actor pointer (nullptr if none).
+template <actor_handle T>
+actor_control_block* handle_ctrl(const T& x) noexcept {
+  if constexpr (std::is_pointer_v<T>)
+    return x != nullptr ? x->ctrl() : nullptr;
+  else
+    return x.ctrl();
+}
 
 /// True if `Handle` accepts a message of `Ts...`.
 template <class Handle, class... Ts>
@@ -29,6 +42,25 @@ template <class Handle, class... Ts>
 struct handle_response {
   using type = void;
 };
+
+/// The handle type of an actor class (`actor` for one that names none).
+template <class T>
+struct pointer_handle {
+  using type = actor;
+};
+
+template <class T>
+  requires requires { typename T::handle_type; }
+struct pointer_handle<T> {
+  using type = typename T::handle_type;
+};
+
+/// An actor pointer accepts and answers what its handle type does.
+template <class T, class... Ts>
+struct handle_accepts<T*, Ts...> : handle_accepts<typename pointer_handle<T>::type, Ts...> {};
+
+template <class T, class... Ts>
+struct handle_response<T*, Ts...> : handle_response<typename pointer_handle<T>::type, Ts...> {};
 
 template <class Handle, class... Ts>
 inline constexpr bool handle_accepts_v = handle_accepts<std::decay_t<Handle>, Ts...>::value;
