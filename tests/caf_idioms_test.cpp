@@ -213,6 +213,22 @@ TEST(actor_from_state, a_state_without_a_self_pointer_works_too) {
   EXPECT_EQ(ask<int>(self, counter, add_atom_v, 3), 5);
 }
 
+struct flag_state {
+  bool flag = false;
+  flag_state() = default;
+  explicit flag_state(bool x) : flag(x) {}
+};
+
+TEST(stateful_actor, a_state_constructible_from_bool_never_gets_the_self_pointer) {
+  actor_system_config cfg;
+  actor_system sys{cfg};
+  scoped_actor self{sys};
+  auto a = sys.spawn([](stateful_actor<flag_state>* self) {
+    return behavior{[self](get_atom) { return self->state.flag; }};
+  });
+  EXPECT_FALSE(ask<bool>(self, a, get_atom_v));
+}
+
 TEST(typed_actor_trait, a_trait_names_the_signatures_and_a_state_implements_them) {
   actor_system_config cfg;
   actor_system sys{cfg};

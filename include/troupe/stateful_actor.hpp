@@ -23,15 +23,34 @@
 
 namespace troupe {
 
+namespace detail {
+
+/// Converts to a pointer to the actor, and to nothing else.
+template <class Base>
+struct self_pointer_arg {
+  Base* ptr;
+
+  template <class T>
+    requires(std::is_pointer_v<T> && std::is_convertible_v<Base*, T>)
+  operator T() const noexcept {
+    return ptr;
+  }
+};
+
+} // namespace detail
+
 template <class State, class Base = event_based_actor>
 class stateful_actor : public Base {
 public:
-  /// Constructs the state from `xs...`, after a pointer to this actor (as
-  /// `Base*`) if the state takes one first, as in CAF.
+  /// Constructs the state from `xs...`, after a pointer to this actor if
+  /// the state's constructor takes one first, as in CAF. Only a pointer
+  /// parameter gets it: a state constructible from a bool keeps its own
+  /// arguments (a pointer would convert to true).
   template <class... Ts>
   explicit stateful_actor(actor_config& cfg, Ts&&... xs) : Base(cfg) {
-    if constexpr (std::is_constructible_v<State, Base*, Ts&&...>)
-      new (&state) State(static_cast<Base*>(this), std::forward<Ts>(xs)...);
+    using self_arg = detail::self_pointer_arg<Base>;
+    if constexpr (std::is_constructible_v<State, self_arg, Ts&&...>)
+      new (&state) State(self_arg{this}, std::forward<Ts>(xs)...);
     else
       new (&state) State(std::forward<Ts>(xs)...);
   }
