@@ -104,18 +104,13 @@ blocking_actor::receive_status blocking_actor::receive_one(behavior& bhvr,
   if (shut_down_)
     return receive_status::shut_down;
   auto try_handle = [&](mailbox_element_ptr& elem) {
-    current_element_ = elem.get();
-    detail::handler_result res;
     bool matched = false;
-    try {
+    with_current_message(*elem, [&] {
+      detail::handler_result res;
       matched = bhvr.invoke(elem->payload, res) && res.kind != detail::result_kind::skip;
-    } catch (...) {
-      current_element_ = nullptr;
-      throw;
-    }
-    if (matched)
-      respond(*elem, res);
-    current_element_ = nullptr;
+      if (matched)
+        respond(*elem, res);
+    });
     return matched;
   };
   // Messages skipped by an earlier receive come first, in arrival order.

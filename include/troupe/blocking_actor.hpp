@@ -185,9 +185,9 @@ public:
   /// Used by blocking_response_handle.
   mailbox_element_ptr await_response(uint64_t number, clock::time_point deadline);
 
-  /// Runs `f` with `elem` as the current message, so that current_sender()
-  /// inside a response handler names the responder.
-  /// Used by blocking_response_handle.
+  /// Runs `f` with `elem` as the current message (current_sender() names
+  /// its sender), restoring the previous one even if `f` throws. Used by
+  /// receive and blocking_response_handle.
   template <class F>
   void with_current_message(mailbox_element& elem, F&& f) {
     struct restore {

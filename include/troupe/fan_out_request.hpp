@@ -60,7 +60,7 @@ public:
   }
 
 private:
-  template <class T, class OnValue, class OnError>
+  template <class OnValue, class OnError>
   void send_each(OnValue on_value, OnError on_error) {
     for (auto& hdl : hdls_)
       std::apply(
@@ -85,7 +85,7 @@ private:
     };
     auto st = std::make_shared<state>(state{hdls_.size(), {}, std::move(f), std::move(on_error)});
     st->results.reserve(hdls_.size());
-    send_each<T>(
+    send_each(
       [st](T& x) {
         if (st->failed)
           return;
@@ -109,7 +109,7 @@ private:
       bool done = false;
     };
     auto st = std::make_shared<state>(state{hdls_.size(), std::move(f), std::move(on_error)});
-    send_each<T>(
+    send_each(
       [st](T& x) {
         if (std::exchange(st->done, true))
           return;
