@@ -9,8 +9,18 @@
 //
 // IDs below `first_custom_type_id` belong to Troupe. A block numbers its
 // types consecutively from its first ID; two blocks must not overlap (an
-// overlap is reported at start-up, naming both types). Every type added must
-// be complete and copy-constructible at the point of TROUPE_ADD_TYPE_ID.
+// overlap is reported at start-up, naming both types). A type may be only
+// declared at TROUPE_ADD_TYPE_ID, as in
+//
+//   struct point;
+//   TROUPE_BEGIN_TYPE_ID_BLOCK(my_app, troupe::first_custom_type_id)
+//     TROUPE_ADD_TYPE_ID(my_app, (point))
+//   TROUPE_END_TYPE_ID_BLOCK(my_app)
+//   struct point { int x; int y; };  // and its inspect overload
+//
+// but every translation unit that includes the block must define it (and
+// its inspect overload) before its end, where Troupe builds the type's meta
+// object. Message types must be copy-constructible.
 
 #include "troupe/detail/meta_object.hpp"
 
@@ -56,8 +66,16 @@ struct checked_type_id {
   }();
 };
 
+// Instantiated where the compiler instantiates function templates, at the
+// end of the translation unit: a type named in a block may be completed
+// after it.
 template <class T>
 bool register_type() noexcept {
+  static_assert(requires { sizeof(T); },
+                "troupe: a type in a type ID block is declared but not defined; "
+                "every translation unit that includes the block must define it");
+  static_assert(std::is_copy_constructible_v<T>,
+                "troupe: message types must be copy-constructible");
   static constexpr meta_object obj = meta_object_for<T>::make(type_name<T>::value);
   return register_meta_object(type_id<T>::value, &obj);
 }
@@ -122,8 +140,6 @@ struct atom_base {
   struct troupe::type_name<TROUPE_PP_UNPAREN(type)> {                          \
     static constexpr std::string_view value = name_str;                        \
   };                                                                           \
-  static_assert(std::is_copy_constructible_v<TROUPE_PP_UNPAREN(type)>,         \
-                "troupe: message types must be copy-constructible");           \
   template <>                                                                  \
   inline const bool                                                            \
     troupe::detail::type_registered<TROUPE_PP_UNPAREN(type)>                   \
