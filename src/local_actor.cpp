@@ -214,38 +214,47 @@ TROUPE_HOT void local_actor::deliver(actor_control_block* dest, mailbox_element_
   dest->get()->enqueue(std::move(elem), context_);
 }
 
-void local_actor::delayed_deliver(strong_actor_ptr dest, timespan delay,
-                                  mailbox_element_ptr elem) {
+disposable local_actor::delayed_deliver(strong_actor_ptr dest, timespan delay,
+                                        mailbox_element_ptr elem) {
   if (!dest) {
     bounce(std::move(elem), error{errc::invalid_argument, "invalid actor handle"},
            system(), context_);
-    return;
+    return {};
   }
-  detail::deliver_later(std::move(dest), delay, std::move(elem));
+  return detail::deliver_later(std::move(dest), delay, std::move(elem));
 }
 
-void detail::deliver_later(strong_actor_ptr dest, timespan delay, mailbox_element_ptr elem) {
-  // Dropped unsent (the system shut down first), it counts as a dead letter.
+disposable detail::deliver_later(strong_actor_ptr dest, timespan delay,
+                                 mailbox_element_ptr elem) {
+  // Dropped unsent and not disposed (the system shut down first), it counts
+  // as a dead letter.
   struct delayed_message {
+    std::shared_ptr<delayed_state> state;
     strong_actor_ptr dest;
     mailbox_element_ptr elem;
-    delayed_message(strong_actor_ptr d, mailbox_element_ptr e)
-      : dest(std::move(d)), elem(std::move(e)) {}
+    delayed_message(std::shared_ptr<delayed_state> s, strong_actor_ptr d, mailbox_element_ptr e)
+      : state(std::move(s)), dest(std::move(d)), elem(std::move(e)) {}
     delayed_message(delayed_message&&) noexcept = default;
     ~delayed_message() {
-      if (elem)
+      if (elem && state && state->settle())
         dest->system().add_dead_letter(elem->payload, "a delayed message the shutdown dropped");
     }
     void operator()() {
+      if (!state->settle()) {
+        elem.reset(); // disposed
+        return;
+      }
       // The timer thread must not wait for room: every timer would wait.
       detail::push_may_wait = false;
       dest->get()->enqueue(std::move(elem), nullptr);
       detail::push_may_wait = true;
     }
   };
+  auto state = std::make_shared<delayed_state>();
   auto deadline = std::chrono::steady_clock::now() + delay;
   auto& sys = dest->system();
-  sys.timers().schedule(deadline, delayed_message{std::move(dest), std::move(elem)});
+  sys.timers().schedule(deadline, delayed_message{state, std::move(dest), std::move(elem)});
+  return disposable{std::move(state)};
 }
 
 void local_actor::forward_current(actor_control_block* dest, message msg) {

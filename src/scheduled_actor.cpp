@@ -5,6 +5,7 @@
 #include "troupe/logger.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace troupe {
 
@@ -211,6 +212,9 @@ void scheduled_actor::finish_if_idle() {
 
 TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_element_ptr& elem) {
   current_element_ = elem.get();
+  if (idle_ != nullptr) [[unlikely]]
+    if (!elem->mid.is_system() || !elem->payload.match_elements<detail::idle_timeout_msg>())
+      idle_->last_activity = std::chrono::steady_clock::now();
   consume_result result;
   try {
     if (elem->mid.is_response())
@@ -251,6 +255,10 @@ scheduled_actor::handle_system_message(mailbox_element_ptr& elem) {
     if (!awaited_.empty() && awaited_.back() != number && find_pending(number) != nullptr)
       return consume_result::skipped;
     handle_timeout(number);
+    return consume_result::consumed;
+  }
+  if (msg.match_elements<detail::idle_timeout_msg>()) {
+    handle_idle_timeout(msg.get_as<detail::idle_timeout_msg>(0).generation);
     return consume_result::consumed;
   }
   if (!awaited_.empty())
@@ -426,11 +434,85 @@ void scheduled_actor::on_exception(std::exception_ptr eptr, mailbox_element* ele
   }
 }
 
+// -- idle handler ------------------------------------------------------------------
+
+void scheduled_actor::set_idle_handler_impl(timespan delay, bool strong, bool repeat,
+                                            detail::unique_fn<void()> fn) {
+  if (delay <= timespan::zero() || delay == infinite)
+    throw std::invalid_argument("troupe: set_idle_handler needs a positive, finite delay");
+  if (idle_ == nullptr)
+    idle_ = std::make_unique<idle_state>();
+  else if (idle_->timer != detail::invalid_timer_id)
+    system().timers().cancel(idle_->timer);
+  idle_->delay = delay;
+  idle_->handler = std::move(fn);
+  idle_->strong = strong;
+  idle_->repeat = repeat;
+  ++idle_->generation;
+  idle_->last_activity = std::chrono::steady_clock::now();
+  arm_idle_timer(idle_->last_activity + delay);
+}
+
+void scheduled_actor::arm_idle_timer(std::chrono::steady_clock::time_point deadline) {
+  auto deliver = [generation = idle_->generation](const strong_actor_ptr& self) {
+    self->get()->enqueue(
+      make_mailbox_element(nullptr, message_id::make_system(message_priority::normal),
+                           make_message(detail::idle_timeout_msg{generation})),
+      nullptr);
+  };
+  auto& timers = system().timers();
+  // A strong handler's timer holds a reference, released when it fires or
+  // when the actor terminates (on_cleanup cancels it).
+  if (idle_->strong)
+    idle_->timer = timers.schedule(deadline, [self = self_ptr(), deliver] { deliver(self); });
+  else
+    idle_->timer = timers.schedule(deadline, [self = weak_actor_ptr{self_ptr()}, deliver] {
+      if (auto strong = self.lock())
+        deliver(strong);
+    });
+}
+
+void scheduled_actor::handle_idle_timeout(uint64_t generation) {
+  if (idle_ == nullptr || generation != idle_->generation || !idle_->handler)
+    return; // replaced, or a once handler that ran
+  idle_->timer = detail::invalid_timer_id;
+  auto now = std::chrono::steady_clock::now();
+  if (!awaited_.empty()) {
+    arm_idle_timer(now + idle_->delay);
+    return;
+  }
+  if (now - idle_->last_activity < idle_->delay) {
+    arm_idle_timer(idle_->last_activity + idle_->delay);
+    return;
+  }
+  // The handler may set another one (or quit): it runs out of idle_.
+  auto fn = std::move(idle_->handler);
+  auto restore = [this, &fn, generation] {
+    if (idle_ != nullptr && idle_->generation == generation && idle_->repeat) {
+      idle_->handler = std::move(fn);
+      idle_->last_activity = std::chrono::steady_clock::now();
+      arm_idle_timer(idle_->last_activity + idle_->delay);
+    }
+  };
+  try {
+    fn();
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+}
+
 // -- termination -----------------------------------------------------------------
 
 void scheduled_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   local_actor::on_cleanup(reason, ctx);
   mute_target_ = nullptr;
+  if (idle_ != nullptr) {
+    if (idle_->timer != detail::invalid_timer_id)
+      system().timers().cancel(idle_->timer);
+    idle_.reset();
+  }
   // Bounce skipped messages too, and drop behaviors and pending handlers so
   // that handles they captured die with the actor.
   bounce_all(stash_, reason, ctx);

@@ -16,6 +16,10 @@ std::string to_string(const request_timeout_msg& x) {
   return "request_timeout_msg(" + std::to_string(x.request_number) + ")";
 }
 
+std::string to_string(const idle_timeout_msg& x) {
+  return "idle_timeout_msg(" + std::to_string(x.generation) + ")";
+}
+
 } // namespace detail
 
 } // namespace troupe

@@ -76,6 +76,48 @@ TEST_P(mails, delay_sends_only_after_the_delay) {
   EXPECT_GE(std::chrono::steady_clock::now() - start, 30ms);
 }
 
+TEST_P(mails, a_disposed_delayed_mail_never_arrives_and_is_no_dead_letter) {
+  auto dead = sys.dead_letters();
+  auto first = self->mail(1).delay(20ms).send(self);
+  EXPECT_TRUE(first.valid());
+  EXPECT_FALSE(first.disposed());
+  first.dispose();
+  EXPECT_TRUE(first.disposed());
+  first.dispose(); // twice is harmless
+  // Sent later than the first would have arrived: it must come alone.
+  self->mail(2).delay(60ms).send(self);
+  EXPECT_EQ(next<int>(), 2);
+  EXPECT_FALSE(has_queued<int>());
+  EXPECT_EQ(sys.dead_letters(), dead);
+}
+
+TEST_P(mails, a_delayed_mail_counts_as_disposed_once_it_was_sent) {
+  auto tick = self->mail(tick_atom_v).delay(1ms).send(self);
+  next<tick_atom>();
+  EXPECT_TRUE(tick.disposed());
+  tick.dispose(); // too late: changes nothing
+  EXPECT_TRUE(tick.disposed());
+}
+
+TEST_P(mails, a_disposed_anon_mail_never_arrives) {
+  auto first = anon_mail(1).delay(20ms).send(self);
+  first.dispose();
+  anon_mail(2).delay(60ms).send(self);
+  EXPECT_EQ(next<int>(), 2);
+  EXPECT_FALSE(has_queued<int>());
+}
+
+TEST_P(mails, a_delayed_mail_to_no_actor_refers_to_nothing) {
+  auto none = self->mail(1).delay(1ms).send(actor{});
+  EXPECT_FALSE(none.valid());
+  EXPECT_TRUE(none.disposed());
+  auto anon = anon_mail(1).delay(1ms).send(actor{});
+  EXPECT_FALSE(anon.valid());
+  disposable empty;
+  empty.dispose();
+  EXPECT_TRUE(empty.disposed());
+}
+
 TEST_P(mails, urgent_messages_overtake_queued_normal_ones) {
   // Both land in the scoped actor's mailbox before it reads either.
   self->mail(1).send(self);

@@ -6,6 +6,7 @@
 
 #include "troupe/abstract_actor.hpp"
 #include "troupe/detail/handle_traits.hpp"
+#include "troupe/disposable.hpp"
 #include "troupe/detail/mailbox_queue.hpp"
 #include "troupe/detail/print_line.hpp"
 #include "troupe/mailbox_element.hpp"
@@ -75,12 +76,13 @@ public:
                                  make_message(std::forward<Ts>(xs)...)));
   }
 
-  /// Sends `xs...` to `dest` after `delay`.
+  /// Sends `xs...` to `dest` after `delay`; dispose() on the result cancels
+  /// it.
   template <message_priority P = message_priority::normal,
             detail::actor_handle Handle, class... Ts>
-  void delayed_send(const Handle& dest, timespan delay, Ts&&... xs) {
+  disposable delayed_send(const Handle& dest, timespan delay, Ts&&... xs) {
     detail::check_message<Handle, Ts...>();
-    delayed_deliver(strong_actor_ptr{detail::handle_ctrl(dest)}, delay,
+    return delayed_deliver(strong_actor_ptr{detail::handle_ctrl(dest)}, delay,
                     make_mailbox_element(self_ptr(), message_id::make(P),
                                          make_message(std::forward<Ts>(xs)...)));
   }
@@ -231,7 +233,7 @@ protected:
   /// Enqueues into `dest` or counts a dead letter if `dest` is null.
   void deliver(actor_control_block* dest, mailbox_element_ptr elem);
 
-  void delayed_deliver(strong_actor_ptr dest, timespan delay, mailbox_element_ptr elem);
+  disposable delayed_deliver(strong_actor_ptr dest, timespan delay, mailbox_element_ptr elem);
 
   void forward_current(actor_control_block* dest, message msg);
 
@@ -342,21 +344,26 @@ void anon_send(const Handle& dest, Ts&&... xs) {
 
 namespace detail {
 
-/// Delivers `elem` to `dest` once `delay` has passed (on the timer thread);
-/// if the system shuts down first, it counts as a dead letter.
-void deliver_later(strong_actor_ptr dest, timespan delay, mailbox_element_ptr elem);
+/// Delivers `elem` to `dest` once `delay` has passed (on the timer thread)
+/// unless disposed; if the system shuts down first, it counts as a dead
+/// letter.
+disposable deliver_later(strong_actor_ptr dest, timespan delay, mailbox_element_ptr elem);
 
 } // namespace detail
 
-/// Sends from outside any actor once `delay` has passed.
+/// Sends from outside any actor once `delay` has passed; dispose() on the
+/// result cancels it. An invalid `dest` gets nothing (the result refers to
+/// nothing).
 template <message_priority P = message_priority::normal, detail::actor_handle Handle,
           class... Ts>
-void delayed_anon_send(const Handle& dest, timespan delay, Ts&&... xs) {
+disposable delayed_anon_send(const Handle& dest, timespan delay, Ts&&... xs) {
   detail::check_message<Handle, Ts...>();
-  if (auto* ctrl = detail::handle_ctrl(dest))
-    detail::deliver_later(strong_actor_ptr{ctrl}, delay,
-                          make_mailbox_element(nullptr, message_id::make(P),
-                                               make_message(std::forward<Ts>(xs)...)));
+  auto* ctrl = detail::handle_ctrl(dest);
+  if (ctrl == nullptr)
+    return {};
+  return detail::deliver_later(strong_actor_ptr{ctrl}, delay,
+                               make_mailbox_element(nullptr, message_id::make(P),
+                                                    make_message(std::forward<Ts>(xs)...)));
 }
 
 /// Asks `dest` to terminate with `reason`, from outside any actor.

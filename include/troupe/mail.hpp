@@ -10,11 +10,13 @@
 //   anon_mail(x).send(dest);  // from outside any actor
 //
 // Each is the same as the call it names: send, delayed_send, request,
-// delegate, anon_send. A builder is used once, as an rvalue.
+// delegate, anon_send. A builder is used once, as an rvalue. A delayed send
+// returns a disposable (troupe/disposable.hpp) that cancels it.
 
 #include "troupe/local_actor.hpp"
 
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,17 +45,22 @@ struct mail_contents {
 
 } // namespace detail
 
-/// `self->mail(xs...).delay(d)`: sends once `d` has passed.
+/// `mail(xs...).delay(d)`: sends once `d` has passed. Self is void for
+/// anon_mail (no sender).
 template <class Self, class... Ts>
 class [[nodiscard]] delayed_mail {
 public:
   delayed_mail(Self* self, detail::mail_contents<Ts...> contents, timespan delay)
     : self_(self), contents_(std::move(contents)), delay_(delay) {}
 
+  /// dispose() on the result cancels the message until it leaves.
   template <detail::actor_handle Handle>
-  void send(const Handle& dest) && {
-    contents_.apply([&](auto p, Ts&&... xs) {
-      self_->template delayed_send<decltype(p)::value>(dest, delay_, std::move(xs)...);
+  disposable send(const Handle& dest) && {
+    return contents_.apply([&](auto p, Ts&&... xs) {
+      if constexpr (std::is_void_v<Self>)
+        return delayed_anon_send<decltype(p)::value>(dest, delay_, std::move(xs)...);
+      else
+        return self_->template delayed_send<decltype(p)::value>(dest, delay_, std::move(xs)...);
     });
   }
 
@@ -139,20 +146,8 @@ public:
   }
 
   /// `.delay(d).send(dest)`.
-  struct delayed {
-    detail::mail_contents<Ts...> contents;
-    timespan delay;
-
-    template <detail::actor_handle Handle>
-    void send(const Handle& dest) && {
-      contents.apply([&](auto p, Ts&&... xs) {
-        delayed_anon_send<decltype(p)::value>(dest, delay, std::move(xs)...);
-      });
-    }
-  };
-
-  [[nodiscard]] delayed delay(timespan delay) && {
-    return {std::move(contents_), delay};
+  delayed_mail<void, Ts...> delay(timespan delay) && {
+    return {nullptr, std::move(contents_), delay};
   }
 
 private:

@@ -8,13 +8,17 @@
 #include "troupe/behavior.hpp"
 #include "troupe/detail/unique_fn.hpp"
 #include "troupe/fan_out_request.hpp"
+#include "troupe/idle_handler.hpp"
 #include "troupe/local_actor.hpp"
 #include "troupe/mail.hpp"
 #include "troupe/resumable.hpp"
 
+#include <chrono>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace troupe {
@@ -188,6 +192,25 @@ public:
     exception_handler_ = std::move(fn);
   }
 
+  /// Runs `fn` once this actor has handled no message for `delay`, as CAF's
+  /// set_idle_handler: `ref` is strong_ref or weak_ref, `mode` once or
+  /// repeat (see idle_handler.hpp). Replaces the idle handler set before.
+  /// While an await suspends the behavior the actor is not idle. Throws
+  /// std::invalid_argument if `delay` is not positive, or infinite.
+  template <class RefType, class RepeatType, class F>
+  void set_idle_handler(timespan delay, RefType ref, RepeatType mode, F fn) {
+    static_assert(std::is_same_v<RefType, strong_ref_t> || std::is_same_v<RefType, weak_ref_t>,
+                  "troupe: set_idle_handler takes strong_ref or weak_ref");
+    static_assert(std::is_same_v<RepeatType, once_t> || std::is_same_v<RepeatType, repeat_t>,
+                  "troupe: set_idle_handler takes once or repeat");
+    static_assert(std::is_invocable_v<F&>, "troupe: an idle handler takes no arguments");
+    (void) ref;
+    (void) mode;
+    set_idle_handler_impl(delay, std::is_same_v<RefType, strong_ref_t>,
+                          std::is_same_v<RepeatType, repeat_t>,
+                          [fn = std::move(fn)]() mutable { fn(); });
+  }
+
   // -- requests -------------------------------------------------------------------
 
   /// Sends the same request to every actor in `hdls` and hands one result
@@ -283,11 +306,31 @@ private:
   /// Removes `entry` from the pending (and awaited) requests.
   pending_response take_pending(pending_response* entry);
 
+  void set_idle_handler_impl(timespan delay, bool strong, bool repeat,
+                             detail::unique_fn<void()> fn);
+  void arm_idle_timer(std::chrono::steady_clock::time_point deadline);
+  void handle_idle_timeout(uint64_t generation);
+
   /// Parks this actor on mute_target_'s list; true if it must stop now,
   /// false if it runs on (that mailbox drained, or its own filled up).
   bool try_mute();
 
+  // Set by set_idle_handler; most actors never have one. One timer at most is
+  // pending; when it fires early (a message came since), it is armed again
+  // for the rest of the delay instead of per message.
+  struct idle_state {
+    timespan delay{};
+    detail::unique_fn<void()> handler;
+    std::chrono::steady_clock::time_point last_activity;
+    uint64_t timer = 0;
+    // Counts set_idle_handler calls: a timer of a replaced handler is stale.
+    uint64_t generation = 0;
+    bool strong = false;
+    bool repeat = false;
+  };
+
   std::vector<behavior> bhvr_stack_;
+  std::unique_ptr<idle_state> idle_;
   // A full mailbox this actor sent to in its current handler; it pauses
   // once the handler returns.
   strong_actor_ptr mute_target_;

@@ -1,7 +1,7 @@
 #pragma once
 
-// Messages the runtime sends on its own: exit_msg to linked actors and
-// down_msg to monitors.
+// Messages the runtime sends on its own: exit_msg to linked actors,
+// down_msg to monitors, and the timeouts an actor sends itself.
 
 #include "troupe/actor.hpp"
 #include "troupe/error.hpp"
@@ -34,6 +34,14 @@ struct request_timeout_msg {
 
 std::string to_string(const request_timeout_msg& x);
 
+/// Delivered by the timer service when an actor's idle handler may be due;
+/// `generation` tells a timer of a replaced handler from the current one.
+struct idle_timeout_msg {
+  uint64_t generation;
+};
+
+std::string to_string(const idle_timeout_msg& x);
+
 } // namespace detail
 
 } // namespace troupe
@@ -44,4 +52,5 @@ TROUPE_BEGIN_TYPE_ID_BLOCK(core_actors, 110)
   TROUPE_ADD_TYPE_ID(core_actors, (troupe::exit_msg))
   TROUPE_ADD_TYPE_ID(core_actors, (troupe::down_msg))
   TROUPE_ADD_TYPE_ID(core_actors, (troupe::detail::request_timeout_msg))
+  TROUPE_ADD_TYPE_ID(core_actors, (troupe::detail::idle_timeout_msg))
 TROUPE_END_TYPE_ID_BLOCK(core_actors)
