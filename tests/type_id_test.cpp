@@ -1,5 +1,6 @@
 #include "troupe/type_id.hpp"
 
+#include "troupe/atoms.hpp"
 #include "troupe/error.hpp"
 #include "troupe/system_messages.hpp"
 
@@ -170,12 +171,14 @@ TEST(type_id, the_builtin_block_numbers_its_types_from_zero_without_gaps) {
 TEST(type_id, troupes_own_blocks_do_not_overlap_and_stay_below_the_first_custom_id) {
   using troupe::id_block::builtin;
   using troupe::id_block::core_actors;
+  using troupe::id_block::core_atoms;
   using troupe::id_block::core_errors;
   EXPECT_LE(builtin::end, core_errors::begin);
   EXPECT_LE(core_errors::end, core_actors::begin);
-  EXPECT_LE(core_actors::end, troupe::first_custom_type_id);
+  EXPECT_LE(core_actors::end, core_atoms::begin);
+  EXPECT_LE(core_atoms::end, troupe::first_custom_type_id);
   EXPECT_EQ(core_errors::end - core_errors::begin, 3);
-  EXPECT_EQ(core_actors::end - core_actors::begin, 5);
+  EXPECT_EQ(core_actors::end - core_actors::begin, 6);
 }
 
 TEST(type_id, decayed_types_share_the_id_of_the_plain_type) {
