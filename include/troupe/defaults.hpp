@@ -41,11 +41,13 @@ namespace work_stealing {
 /// troupe.work-stealing.idle-mode: what an idle worker does. "adaptive"
 /// spins briefly, then parks until an enqueue wakes it; "event" polls the
 /// aggressive and moderate tiers, then waits on its own event with a timeout,
-/// signalled by external enqueues (seed 000, Algorithms 1 and 2); "polling"
-/// polls the three tiers with plain sleeps (CAF's tiers, seed 000 Table I).
+/// signalled by external enqueues (Algorithms 1 and 2 of Torquati et al.,
+/// "Reducing Message Latency and CPU Utilization in the CAF Actor
+/// Framework"); "polling" polls the three tiers with plain sleeps (CAF's
+/// tiers, Table I of the same paper).
 inline constexpr std::string_view idle_mode = "adaptive";
 
-/// A polling tier (seed 000, Table I): `poll_attempts` looks at the own
+/// A polling tier (Torquati et al., Table I): `poll_attempts` looks at the own
 /// queues, a steal every `steal_interval` of them, a sleep of
 /// `sleep_duration` after each (none if zero).
 ///

@@ -127,11 +127,6 @@ void copy_elements(std::span<const type_id_t> ids, const std::byte* src, std::by
 void move_elements(std::span<const type_id_t> ids, std::byte* src, std::byte* dst);
 
 template <class... Ts>
-constexpr size_t total_padded_size() noexcept {
-  return (size_t{0} + ... + padded_size_v<Ts>);
-}
-
-template <class... Ts>
 constexpr auto element_offsets() noexcept {
   std::array<size_t, sizeof...(Ts) + 1> result{};
   size_t sizes[] = {padded_size_v<Ts>..., 0};

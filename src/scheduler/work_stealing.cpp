@@ -80,9 +80,10 @@
 // their reference), as it does after it returned.
 //
 // The protocol above is the `adaptive` idle mode. Two more reproduce CAF's
-// schedulers for the latency study (seed 000); in both, an idle worker stays
-// counted as searching, never as parked, so enqueuers never wake one through
-// `sleepers` and the exit rule above holds unchanged:
+// schedulers for the latency study (Torquati et al., "Reducing Message
+// Latency and CPU Utilization in the CAF Actor Framework"); in both, an idle
+// worker stays counted as searching, never as parked, so enqueuers never
+// wake one through `sleepers` and the exit rule above holds unchanged:
 // - `polling`: the tiers of CAF's work-stealing (Table I). In each tier a
 //   worker looks at its own queues `poll_attempts` times, tries one steal
 //   every `steal_interval` looks and sleeps `sleep_duration` after each look;

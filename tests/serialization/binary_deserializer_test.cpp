@@ -1,6 +1,7 @@
 #include "troupe/serialization/binary_deserializer.hpp"
 
 #include "../support/allocations.hpp"
+#include "../support/serialization_generators.hpp"
 #include "../support/serialization_types.hpp"
 
 #include <gtest/gtest.h>
@@ -580,48 +581,6 @@ TEST_F(binary_deserializer, every_corpus_file_is_an_error_of_its_kind) {
 }
 
 // -- properties ---------------------------------------------------------------------------
-
-namespace rc {
-
-template <>
-struct Arbitrary<foo> {
-  static Gen<foo> arbitrary() {
-    return gen::build<foo>(gen::set(&foo::a), gen::set(&foo::b));
-  }
-};
-
-template <>
-struct Arbitrary<bar> {
-  static Gen<bar> arbitrary() {
-    return gen::build<bar>(gen::set(&bar::a), gen::set(&bar::b));
-  }
-};
-
-template <class T>
-struct Arbitrary<std::optional<T>> {
-  static Gen<std::optional<T>> arbitrary() {
-    return gen::oneOf(gen::just(std::optional<T>{}),
-                      gen::map(gen::arbitrary<T>(), [](T x) { return std::optional<T>{x}; }));
-  }
-};
-
-template <class... Ts>
-struct Arbitrary<std::variant<Ts...>> {
-  static Gen<std::variant<Ts...>> arbitrary() {
-    return gen::oneOf(
-      gen::map(gen::arbitrary<Ts>(), [](Ts x) { return std::variant<Ts...>{std::move(x)}; })...);
-  }
-};
-
-template <>
-struct Arbitrary<with_optionals> {
-  static Gen<with_optionals> arbitrary() {
-    return gen::build<with_optionals>(gen::set(&with_optionals::label),
-                                      gen::set(&with_optionals::count));
-  }
-};
-
-} // namespace rc
 
 namespace {
 

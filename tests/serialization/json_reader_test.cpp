@@ -1,5 +1,6 @@
 #include "troupe/serialization/json_reader.hpp"
 
+#include "../support/serialization_generators.hpp"
 #include "../support/serialization_types.hpp"
 #include "troupe/serialization/json_writer.hpp"
 
@@ -590,33 +591,6 @@ TEST(json_reader, every_valid_corpus_file_loads_and_writes_back_the_same_message
 }
 
 // -- properties -----------------------------------------------------------------------------
-
-namespace rc {
-
-template <>
-struct Arbitrary<foo> {
-  static Gen<foo> arbitrary() {
-    return gen::build<foo>(gen::set(&foo::a), gen::set(&foo::b));
-  }
-};
-
-template <class T>
-struct Arbitrary<std::optional<T>> {
-  static Gen<std::optional<T>> arbitrary() {
-    return gen::oneOf(gen::just(std::optional<T>{}),
-                      gen::map(gen::arbitrary<T>(), [](T x) { return std::optional<T>{x}; }));
-  }
-};
-
-template <class... Ts>
-struct Arbitrary<std::variant<Ts...>> {
-  static Gen<std::variant<Ts...>> arbitrary() {
-    return gen::oneOf(
-      gen::map(gen::arbitrary<Ts>(), [](Ts x) { return std::variant<Ts...>{std::move(x)}; })...);
-  }
-};
-
-} // namespace rc
 
 namespace {
 

@@ -108,9 +108,6 @@ template <class T>
 struct has_to_string<T, std::void_t<decltype(to_string(std::declval<const T&>()))>>
   : std::true_type {};
 
-template <class T, class = void>
-struct has_string_view_conversion : std::false_type {};
-
 void stringify_arithmetic(std::string& out, long long x);
 void stringify_arithmetic(std::string& out, unsigned long long x);
 void stringify_arithmetic(std::string& out, long double x);

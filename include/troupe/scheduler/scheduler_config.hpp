@@ -14,7 +14,8 @@ enum class idle_mode {
   /// Spin, then park until an enqueue wakes exactly one worker; no timer.
   adaptive,
   /// Poll the aggressive and moderate tiers, then wait on a per-worker event
-  /// with a timeout; external enqueues signal it (seed 000, Algorithms 1-2).
+  /// with a timeout; external enqueues signal it (Torquati et al.,
+  /// Algorithms 1-2).
   event,
   /// Poll the aggressive, moderate and relaxed tiers with plain sleeps.
   polling,

@@ -5,9 +5,11 @@
 // Each worker owns a Chase-Lev deque: jobs scheduled from a worker (schedule()
 // on a worker thread, execution_unit::exec_later) go to the bottom of its own
 // deque and run LIFO, while idle workers steal from the top. Jobs scheduled
-// from other threads, and jobs that return `resume_later`, go to a shared
-// injection queue (FIFO), which every worker also checks every 61 jobs, so
-// a re-queued job waits behind the others instead of running again at once.
+// from other threads go to a shared injection queue (FIFO), which every
+// worker also checks every 61 jobs. A job that returns `resume_later` goes to
+// the back of its worker's own `later` queue, which runs after the worker's
+// deque and before outside work: a busy actor waits behind its neighbours
+// instead of running again at once.
 //
 // Idle workers look for work for `spin_attempts` rounds, then park with no
 // timeout. One atomic word counts searching and parked workers: an enqueue
