@@ -99,6 +99,7 @@
 
 #include "troupe/scheduler/work_stealing.hpp"
 
+#include "troupe/detail/assert.hpp"
 #include "troupe/detail/chase_lev_deque.hpp"
 #include "troupe/detail/cpu_relax.hpp"
 #include "troupe/detail/full_fence.hpp"
@@ -360,6 +361,7 @@ work_stealing::state::state(const scheduler_config& config)
 }
 
 TROUPE_HOT void work_stealing::state::push_local(worker& w, resumable* job) {
+  TROUPE_ASSERT(current_worker == &w); // next_job and the deque bottom are the owner's
   if (w.next_job == nullptr) {
     if (w.slot_runs < max_slot_runs || w.deque.size_approx() == 0) {
       w.next_job = job;
@@ -503,6 +505,7 @@ TROUPE_HOT void work_stealing::state::worker::run() {
 }
 
 TROUPE_HOT std::optional<resumable*> work_stealing::state::worker::next_local() {
+  TROUPE_ASSERT(current_worker == this);
   if (++tick_ == injection_interval) {
     tick_ = 0;
     if (auto job = parent_.injection.try_pop())
@@ -713,6 +716,7 @@ void work_stealing::state::worker::wait_for_event() {
 }
 
 TROUPE_HOT void work_stealing::state::worker::run_job(resumable* job) {
+  TROUPE_ASSERT(current_worker == this); // later and held_ are the owner's
   counters.jobs_run.bump();
   switch (job->resume(this, parent_.max_throughput)) {
     case resumable::resume_result::resume_later:

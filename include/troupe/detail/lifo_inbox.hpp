@@ -49,6 +49,8 @@
 //   writes its head's count plus one in the same CAS that links the node.
 //   Pointers on x86-64 and AArch64 user space fit in the low 48 bits.
 
+#include "troupe/detail/assert.hpp"
+
 #include <atomic>
 #include <concepts>
 #include <cstddef>
@@ -110,6 +112,7 @@ public:
   /// node must point at the old head before it becomes visible, and because
   /// `closed` must never be overwritten.
   inbox_result push(T* x) noexcept {
+    TROUPE_ASSERT((reinterpret_cast<uintptr_t>(x) & ~pointer_mask) == 0);
     auto e = head_.load(std::memory_order_relaxed);
     uintptr_t desired;
     do {

@@ -11,6 +11,7 @@
 // other member only from the consumer (the thread currently running the
 // actor). Nothing here allocates.
 
+#include "troupe/detail/assert.hpp"
 #include "troupe/detail/lifo_inbox.hpp"
 
 #include <atomic>
@@ -255,6 +256,7 @@ public:
 
   /// The next message without removing it (urgent first), or nullptr.
   T* peek() noexcept {
+    consumer_check check{consumers_};
     if (urgent_.empty() && normal_.empty() && !fetch_more())
       return nullptr;
     return !urgent_.empty() ? urgent_.front() : normal_.front();
@@ -263,6 +265,7 @@ public:
   /// Removes and returns the next message (urgent first), or nullptr. The
   /// caller owns it.
   T* pop() noexcept {
+    consumer_check check{consumers_};
     if (urgent_.empty() && normal_.empty() && !fetch_more())
       return nullptr;
     auto* x = !urgent_.empty() ? urgent_.pop_front() : normal_.pop_front();
@@ -279,7 +282,14 @@ public:
   /// Marks the actor blocked if it has no message at all; then the next push
   /// returns unblocked_reader. On false, keep reading (or it is closed).
   bool try_block() noexcept {
-    return urgent_.empty() && normal_.empty() && inbox_.try_block();
+    {
+      // Not across the inbox's CAS: once blocked, a sender may schedule the
+      // actor on another thread before this call has returned.
+      consumer_check check{consumers_};
+      if (!urgent_.empty() || !normal_.empty())
+        return false;
+    }
+    return inbox_.try_block();
   }
 
   /// Leaves the blocked state without a message (e.g. a receive timeout). On
@@ -290,6 +300,7 @@ public:
 
   /// Puts `x` back in front of the messages of its kind (urgent or normal).
   void push_front(T* x) noexcept {
+    consumer_check check{consumers_};
     (x->is_urgent() ? urgent_ : normal_).push_front(x);
     cached_.store(cached_.load(std::memory_order_relaxed) + 1,
                   std::memory_order_relaxed);
@@ -300,6 +311,7 @@ public:
   /// behaviour change. Urgent ones go in front of the urgent cache and normal
   /// ones in front of the normal cache, so urgent messages still come first.
   void prepend(list_type&& xs) noexcept {
+    consumer_check check{consumers_};
     auto n = xs.size();
     if (n == 0)
       return;
@@ -317,6 +329,7 @@ public:
   /// would have returned them, for the owner to bounce. Later pushes return
   /// queue_closed; pop() returns nullptr.
   list_type close() noexcept {
+    consumer_check check{consumers_};
     auto* x = inbox_.close();
     list_type result{std::move(urgent_)};
     result.splice_back(normal_);
@@ -366,6 +379,28 @@ private:
 
   // Written only by the consumer (relaxed stores); read by size() anywhere.
   std::atomic<size_t> cached_{0};
+
+#ifdef TROUPE_ENABLE_ASSERTIONS
+  // Consumer members running right now: more than one is a broken caller.
+  std::atomic<int> consumers_{0};
+
+  struct consumer_check {
+    explicit consumer_check(std::atomic<int>& n) noexcept : n_(n) {
+      TROUPE_ASSERT(n_.fetch_add(1, std::memory_order_acquire) == 0);
+    }
+    ~consumer_check() {
+      n_.fetch_sub(1, std::memory_order_release);
+    }
+    std::atomic<int>& n_;
+  };
+#else
+  struct empty_counter {};
+  [[no_unique_address]] empty_counter consumers_;
+
+  struct consumer_check {
+    explicit consumer_check(empty_counter) noexcept {}
+  };
+#endif
 };
 
 } // namespace troupe::detail
