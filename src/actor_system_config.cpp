@@ -1,5 +1,7 @@
 #include "troupe/actor_system_config.hpp"
 
+#include "troupe/opt_group.hpp"
+
 #include <CLI/CLI.hpp>
 #include <toml++/toml.h>
 
@@ -182,9 +184,9 @@ std::string join(std::span<const std::string_view> xs, std::string_view sep) {
   return result;
 }
 
-// Letters, digits, '-' and '_' between dots; at least two parts, each starting
-// with a letter or digit, the first with a letter.
-bool is_dotted_name(std::string_view key) {
+// Letters, digits, '-' and '_' between dots; at least `min_parts` parts,
+// each starting with a letter or digit, the first with a letter.
+bool is_dotted_name(std::string_view key, size_t min_parts) {
   if (key.empty() || !std::isalpha(static_cast<unsigned char>(key.front())))
     return false;
   size_t parts = 0;
@@ -197,7 +199,7 @@ bool is_dotted_name(std::string_view key) {
         return false;
     ++parts;
     if (part.size() == key.size())
-      return parts >= 2;
+      return parts >= min_parts;
     key.remove_prefix(part.size() + 1);
   }
 }
@@ -274,9 +276,18 @@ void split_list(std::string_view str, std::vector<std::string>& out) {
   }
 }
 
+// CLI11 reads "--key=" as "--key" and takes the next argument for the
+// value. A NUL, which no argv string holds, stands for the empty value on
+// its way through CLI11.
+constexpr char empty_value_mark = '\0';
+
+std::string unmark_empty(const std::string& value) {
+  return value == std::string_view{&empty_value_mark, 1} ? std::string{} : value;
+}
+
 // A value waiting to be stored once every value has been checked.
 struct pending_value {
-  const config_option* opt;
+  config_option* opt;
   std::vector<std::string> values;
 };
 
@@ -558,17 +569,43 @@ actor_system_config::actor_system_config() {
 actor_system_config::~actor_system_config() = default;
 
 void actor_system_config::add_option_impl(config_option opt, bool null_storage) {
-  auto fail = [&opt](std::string_view why) {
-    throw std::logic_error("troupe: add_option(\"" + opt.key + "\"): " + std::string{why});
-  };
+  auto caller = "add_option(\"" + opt.key + "\")";
   if (null_storage)
-    fail("storage is null");
-  if (!is_dotted_name(opt.key))
+    throw std::logic_error("troupe: " + caller + ": storage is null");
+  declare(std::move(opt), caller, false);
+}
+
+void actor_system_config::declare(config_option opt, const std::string& caller,
+                                  bool plain_key) {
+  auto fail = [&caller](std::string_view why) {
+    throw std::logic_error("troupe: " + caller + ": " + std::string{why});
+  };
+  if (!is_dotted_name(opt.key, plain_key ? 1 : 2)) {
+    if (plain_key)
+      fail("a key is a name such as port or a dotted name such as app.rate, made of "
+           "letters, digits, '-' and '_'");
     fail("a key is a dotted name such as app.rate, made of letters, digits, '-' and '_'");
-  if (opt.key.starts_with("troupe."))
+  }
+  // A key "troupe" would also take the [troupe] table of a config file.
+  if (opt.key == "troupe" || opt.key.starts_with("troupe."))
     fail("keys starting with troupe. belong to Troupe");
+  if (opt.key == "help" || opt.key == "config-file")
+    fail("--" + opt.key + " belongs to Troupe");
   if (find_option(opt.key) != nullptr)
     fail("key declared twice");
+  for (size_t i = 0; i < opt.short_names.size(); ++i) {
+    char c = opt.short_names[i];
+    std::string flag{'-', c};
+    // A digit would make -5 an option where it is a negative number.
+    if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z'))
+      fail("a short name is a letter, such as p for -p, not " + single_quoted(flag));
+    if (c == 'h')
+      fail("-h belongs to --help");
+    if (opt.short_names.find(c) != i)
+      fail(flag + " given twice");
+    if (auto other = find_short_option(c))
+      fail(flag + " belongs to --" + other->key + " already");
+  }
   options_.push_back(std::move(opt));
 }
 
@@ -580,6 +617,54 @@ const config_option* actor_system_config::find_option(std::string_view key) cons
   auto i = std::find_if(options_.begin(), options_.end(),
                         [key](const config_option& x) { return x.key == key; });
   return i != options_.end() ? &*i : nullptr;
+}
+
+config_option* actor_system_config::find_option(std::string_view key) noexcept {
+  return const_cast<config_option*>(std::as_const(*this).find_option(key));
+}
+
+const config_option* actor_system_config::find_short_option(char name) const noexcept {
+  auto i = std::find_if(options_.begin(), options_.end(), [name](const config_option& x) {
+    return x.short_names.find(name) != std::string::npos;
+  });
+  return i != options_.end() ? &*i : nullptr;
+}
+
+error actor_system_config::read_given(
+  std::string_view key, std::string_view type_name, bool list,
+  const std::function<std::string(std::span<const std::string>)>& read) const {
+  auto opt = find_option(key);
+  if (opt == nullptr)
+    return make_error(errc::unknown_key,
+                      "unknown key " + single_quoted(key) + suggestion(key, options_));
+  if (!opt->is_given)
+    return make_error(errc::unknown_key, "no value for " + single_quoted(key)
+                                           + ": not given on the command line, in the "
+                                             "config file or with set()");
+  std::string text;
+  for (const auto& x : opt->given) {
+    if (!text.empty())
+      text += ',';
+    text += x;
+  }
+  auto cannot = [&](std::string_view why) {
+    std::string msg{key};
+    msg += ": cannot read the ";
+    msg += opt->type_name;
+    msg += ' ';
+    msg += single_quoted(text);
+    msg += " as ";
+    msg += type_name;
+    msg += why;
+    return make_error(errc::malformed_value, std::move(msg));
+  };
+  // A list is no scalar, even one with a single element, and the other way
+  // round.
+  if (list != (opt->kind == config_kind::string_list))
+    return cannot("");
+  if (auto what = read(opt->given); !what.empty())
+    return cannot(": expected " + what);
+  return {};
 }
 
 error actor_system_config::set(std::string_view key, std::string_view value) {
@@ -595,6 +680,8 @@ error actor_system_config::set(std::string_view key, std::string_view value) {
     values.emplace_back(value);
   if (auto what = opt->assign(values, true); !what.empty())
     return malformed("", key, what, single_quoted(value));
+  opt->given = std::move(values);
+  opt->is_given = true;
   return {};
 }
 
@@ -622,12 +709,52 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
     after_separator.assign(std::make_move_iterator(i + 1), std::make_move_iterator(args.end()));
     args.erase(i, args.end());
   }
+  // Short names as CAF reads them: -p 8080 and -p8080 give a value (the
+  // next argument whatever it looks like, so -n -5 works), -s alone sets a
+  // boolean. They become --key=value here, keeping their place among the
+  // long forms, whose last occurrence wins. An error waits until CLI11 has
+  // looked for --help, which wins over everything. An empty value given
+  // explicitly (--key= or -p "") gets empty_value_mark.
+  error short_error;
+  {
+    std::vector<std::string> expanded;
+    for (size_t i = 0; i < args.size(); ++i) {
+      auto& arg = args[i];
+      const config_option* opt = nullptr;
+      if (arg.size() >= 2 && arg[0] == '-' && arg[1] != '-')
+        opt = find_short_option(arg[1]);
+      if (opt == nullptr) {
+        if (arg.starts_with("--") && arg.find('=') == arg.size() - 1)
+          arg += empty_value_mark;
+        expanded.push_back(std::move(arg));
+      } else if (opt->kind == config_kind::boolean) {
+        if (arg.size() == 2)
+          expanded.push_back("--" + opt->key);
+        else if (!short_error)
+          short_error = malformed("", opt->key,
+                                  arg.substr(0, 2) + " alone (or --" + opt->key
+                                    + "=true|false)",
+                                  single_quoted(arg));
+      } else if (arg.size() > 2) {
+        expanded.push_back("--" + opt->key + '=' + arg.substr(2));
+      } else if (i + 1 < args.size()) {
+        auto& value = args[++i];
+        if (value.empty())
+          value += empty_value_mark;
+        expanded.push_back("--" + opt->key + '=' + value);
+      } else {
+        // No value: reported as for --key at the end.
+        expanded.push_back("--" + opt->key);
+      }
+    }
+    args = std::move(expanded);
+  }
   // Every option takes zero or one value, so "--key --other" never swallows
   // "--other", and CLI11 keeps each occurrence for us to check.
   CLI::App app;
   CLI::Option* help = nullptr;
   CLI::Option* config_file = nullptr;
-  std::vector<std::pair<const config_option*, CLI::Option*>> cli_options;
+  std::vector<std::pair<config_option*, CLI::Option*>> cli_options;
   try {
     app.allow_extras();
     app.set_help_flag();
@@ -635,7 +762,7 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
     config_file = app.add_option("--config-file")
                     ->expected(0, 1)
                     ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    for (const auto& opt : options_) {
+    for (auto& opt : options_) {
       CLI::Option* cli_opt = nullptr;
       if (opt.kind == config_kind::boolean)
         cli_opt = app.add_flag("--" + opt.key + "{true}");
@@ -653,6 +780,8 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
     helptext_requested_ = true;
     return {};
   }
+  if (short_error)
+    return short_error;
   // Unknown keys and positional arguments.
   std::vector<std::string> remainder;
   for (auto& arg : app.remaining()) {
@@ -665,9 +794,20 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
     if (!arg.starts_with("--")) {
       auto name = std::string_view{arg}.substr(1);
       auto hint = suggestion(name.substr(0, name.find('=')), options_, {"help", "config-file"});
-      if (hint.empty())
-        hint = "; options are written --key=value, and arguments after a bare -- are "
-               "positional";
+      if (hint.empty()) {
+        std::string shorts;
+        for (const auto& opt : options_) {
+          for (char c : opt.short_names) {
+            shorts += shorts.empty() ? " (" : ", ";
+            shorts += '-';
+            shorts += c;
+          }
+        }
+        if (!shorts.empty())
+          shorts = " or by a short name" + shorts + ')';
+        hint = "; options are written --key=value" + shorts
+               + ", and arguments after a bare -- are positional";
+      }
       return make_error(errc::unknown_key,
                         "unknown option " + single_quoted(arg) + " on the command line" + hint);
     }
@@ -682,7 +822,7 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
   std::vector<pending_value> pending;
   // The file first, so that the command line's values overwrite it.
   if (config_file->count() > 0) {
-    auto path = config_file->results().back();
+    auto path = unmark_empty(config_file->results().back());
     if (path.empty())
       return malformed("", "config-file", "a path", "''");
     std::ifstream in{path, std::ios::binary};
@@ -699,11 +839,22 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
       return make_error(errc::parse_error,
                         location(path, ex.source().begin) + std::string{ex.description()});
     }
+    auto has_options_below = [this](const std::string& key) {
+      return std::any_of(options_.begin(), options_.end(), [&key](const config_option& x) {
+        return x.key.size() > key.size() && x.key.starts_with(key) && x.key[key.size()] == '.';
+      });
+    };
     // Walks the tables depth first; a key names an option or a table.
     auto walk = [&](auto& self, const toml::table& tbl, const std::string& prefix) -> error {
       for (const auto& [k, node] : tbl) {
         auto key = prefix + std::string{k.str()};
-        if (auto opt = find_option(key)) {
+        auto opt = find_option(key);
+        auto sub = node.as_table();
+        // A table whose name is also a key ("tls" and "tls.ca-file") holds
+        // the options below it; no option takes a table.
+        if (sub != nullptr && has_options_below(key))
+          opt = nullptr;
+        if (opt != nullptr) {
           std::vector<std::string> values;
           if (!toml_to_values(*opt, node, values))
             return malformed(location(path, node.source().begin), key, expected_toml(*opt),
@@ -712,7 +863,7 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
             return malformed(location(path, node.source().begin), key, what,
                              single_quoted(values.back()));
           pending.push_back(pending_value{opt, std::move(values)});
-        } else if (auto sub = node.as_table()) {
+        } else if (sub != nullptr) {
           if (auto err = self(self, *sub, key + '.'))
             return err;
         } else {
@@ -734,18 +885,21 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
     std::vector<std::string> values;
     if (opt->kind == config_kind::string_list) {
       for (const auto& x : results)
-        split_list(x, values);
+        split_list(unmark_empty(x), values);
     } else {
       // The last occurrence wins, as in most command-line programs.
-      values.push_back(results.empty() ? std::string{} : results.back());
+      values.push_back(results.empty() ? std::string{} : unmark_empty(results.back()));
       if (auto what = opt->assign(values, false); !what.empty())
         return malformed("", opt->key, what, single_quoted(values.back()));
     }
     pending.push_back(pending_value{opt, std::move(values)});
   }
   // Everything is valid: store it.
-  for (const auto& x : pending)
+  for (auto& x : pending) {
     x.opt->assign(x.values, true);
+    x.opt->given = std::move(x.values);
+    x.opt->is_given = true;
+  }
   remainder_ = std::move(remainder);
   return {};
 }
@@ -785,7 +939,13 @@ std::string actor_system_config::helptext() const {
         "read options from a TOML file whose tables spell the keys ([troupe.scheduler] "
         "max-threads = 4); the command line wins over it");
   for (const auto& opt : options_) {
-    std::string head = "--" + opt.key;
+    std::string head;
+    for (char c : opt.short_names) {
+      head += '-';
+      head += c;
+      head += ", ";
+    }
+    head += "--" + opt.key;
     std::string default_text = opt.default_text;
     if (opt.kind == config_kind::boolean) {
       head += "[=true|false]";
@@ -793,11 +953,35 @@ std::string actor_system_config::helptext() const {
       head += '=';
       head += opt.placeholder;
     }
-    if (default_text.empty())
+    if (!opt.has_default)
+      default_text.clear();
+    else if (default_text.empty())
       default_text = opt.kind == config_kind::string_list ? "empty" : "\"\"";
     entry(head, default_text, opt.range, opt.description);
   }
   return out;
+}
+
+// -- opt_group -----------------------------------------------------------------
+
+// Here rather than in a source file of its own: it is a front-end to
+// declare() above.
+void opt_group::add_impl(detail::config_option opt, std::string_view name,
+                         std::string_view description) {
+  auto caller = "opt_group{\"" + category_ + "\"}.add(\"" + std::string{name} + "\")";
+  auto comma = name.find(',');
+  if (comma != std::string_view::npos) {
+    opt.short_names = name.substr(comma + 1);
+    name = name.substr(0, comma);
+    if (opt.short_names.empty())
+      throw std::logic_error("troupe: " + caller
+                             + ": a comma comes before short names, as in \"port,p\"");
+  }
+  // CAF's "global" group has keys without a prefix.
+  bool global = category_ == "global";
+  opt.key = global ? std::string{name} : category_ + '.' + std::string{name};
+  opt.description = description;
+  cfg_->declare(std::move(opt), caller, global);
 }
 
 } // namespace troupe

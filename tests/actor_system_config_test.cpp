@@ -1,6 +1,7 @@
 #include "troupe/actor_system_config.hpp"
 
 #include "troupe/defaults.hpp"
+#include "troupe/opt_group.hpp"
 #include "troupe/scheduler/scheduler_config.hpp"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <unistd.h>
@@ -62,6 +64,13 @@ private:
 
 bool contains(const std::string& str, std::string_view part) {
   return str.find(part) != std::string::npos;
+}
+
+// The value of `x`, failing the test if it holds an error.
+template <class T>
+T value_of(const troupe::expected<T>& x) {
+  EXPECT_TRUE(x) << to_string(x.error());
+  return x ? *x : T{};
 }
 
 } // namespace
@@ -781,6 +790,24 @@ TEST(actor_system_config, an_empty_list_value_clears_a_list_option) {
   EXPECT_TRUE(hosts.empty());
 }
 
+TEST(actor_system_config, an_empty_value_after_an_equals_sign_takes_no_next_argument) {
+  actor_system_config cfg;
+  std::string name = "x";
+  std::vector<std::string> hosts{"a"};
+  bool verbose = false;
+  cfg.add_option("app.name", &name, "")
+    .add_option("app.hosts", &hosts, "")
+    .add_option("app.verbose", &verbose, "");
+  ASSERT_FALSE(cfg.parse({"--app.name=", "in.txt", "--app.hosts=", "out.txt"}));
+  EXPECT_EQ(name, "");
+  EXPECT_TRUE(hosts.empty());
+  EXPECT_EQ(cfg.remainder(), (std::vector<std::string>{"in.txt", "out.txt"}));
+  auto err = cfg.parse({"--app.verbose="});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "app.verbose: expected true or false, got ''");
+  EXPECT_FALSE(verbose);
+}
+
 TEST(actor_system_config, declaring_a_key_twice_is_a_logic_error) {
   actor_system_config cfg;
   int x = 0;
@@ -843,4 +870,320 @@ TEST(actor_system_config, a_range_whose_min_exceeds_its_max_is_a_logic_error) {
   int x = 0;
   EXPECT_THROW(cfg.add_option("app.x", &x, "", 5, 4), std::logic_error);
   EXPECT_NO_THROW(cfg.add_option("app.x", &x, "", 4, 4));
+}
+
+// -- opt_group, short names, get_or and get_as ----------------------------------------
+
+namespace {
+
+// Declares its options as CAF's examples do.
+struct caf_config : actor_system_config {
+  caf_config() {
+    opt_group{custom_options_, "global"}
+      .add(port, "port,p", "set port")
+      .add<size_t>("num-values,n", "number of values")
+      .add<bool>("secure,sS", "use TLS")
+      .add<std::string>("name", "who to greet");
+    opt_group{custom_options_, "tls"}
+      .add<std::string>("ca-file,c", "path to the CA file")
+      .add<std::chrono::milliseconds>("timeout", "handshake timeout")
+      .add<std::vector<std::string>>("ciphers", "allowed ciphers");
+  }
+
+  uint16_t port = 0;
+};
+
+} // namespace
+
+TEST(opt_group, global_keys_have_no_prefix_and_other_groups_prefix_theirs) {
+  caf_config cfg;
+  auto err = cfg.parse({"--port=8080", "--num-values", "3", "--tls.ca-file=ca.pem",
+                        "--tls.timeout=2s", "--secure"});
+  ASSERT_FALSE(err) << to_string(err);
+  EXPECT_EQ(cfg.port, 8080);
+  EXPECT_EQ(troupe::get_or(cfg, "num-values", size_t{10}), 3u);
+  EXPECT_EQ(troupe::get_or(cfg, "tls.ca-file", ""), "ca.pem");
+  EXPECT_EQ(troupe::get_or(cfg, "tls.timeout", 0ms), 2000ms);
+  EXPECT_TRUE(troupe::get_or(cfg, "secure", false));
+  EXPECT_TRUE(troupe::get_or(cfg, "port", uint16_t{0}) == 8080);
+  // The prefix belongs to the key: neither --ca-file nor --tls.port exists.
+  EXPECT_EQ(cfg.parse({"--ca-file=x"}), errc::unknown_key);
+  EXPECT_EQ(cfg.parse({"--tls.port=1"}), errc::unknown_key);
+  EXPECT_EQ(cfg.parse({"--global.port=1"}), errc::unknown_key);
+}
+
+TEST(opt_group, get_or_gives_the_default_for_an_option_not_given) {
+  caf_config cfg;
+  ASSERT_FALSE(cfg.parse(std::vector<std::string>{}));
+  EXPECT_EQ(troupe::get_or(cfg, "num-values", size_t{10}), 10u);
+  EXPECT_EQ(troupe::get_or(cfg, "tls.ca-file", "none"), "none");
+  EXPECT_FALSE(troupe::get_or(cfg, "tls.enable", false)); // never declared
+  EXPECT_EQ(troupe::get_or(cfg, "port", 7), 7);           // bound, not given
+  EXPECT_EQ(cfg.port, 0);
+  // A string literal or string_view default gives a std::string.
+  static_assert(std::is_same_v<decltype(troupe::get_or(cfg, "name", "x")), std::string>);
+  static_assert(
+    std::is_same_v<decltype(troupe::get_or(cfg, "name", std::string_view{"x"})), std::string>);
+  // So does an explicit type, as CAF's get_or<To>.
+  static_assert(std::is_same_v<decltype(troupe::get_or<size_t>(cfg, "num-values", 10)), size_t>);
+  EXPECT_EQ(troupe::get_or<size_t>(cfg, "num-values", 10), 10u);
+}
+
+TEST(opt_group, short_names_take_a_value_in_the_next_argument_or_in_the_same) {
+  {
+    caf_config cfg;
+    auto err = cfg.parse({"-p", "8080", "-n5", "-c", "ca.pem", "in.txt", "-s"});
+    ASSERT_FALSE(err) << to_string(err);
+    EXPECT_EQ(cfg.port, 8080);
+    EXPECT_EQ(troupe::get_or(cfg, "num-values", size_t{0}), 5u);
+    EXPECT_EQ(troupe::get_or(cfg, "tls.ca-file", std::string{}), "ca.pem");
+    EXPECT_TRUE(troupe::get_or(cfg, "secure", false));
+    EXPECT_EQ(cfg.remainder(), std::vector<std::string>{"in.txt"});
+  }
+  {
+    caf_config cfg;
+    ASSERT_FALSE(cfg.parse({"-p8081", "-S"}));
+    EXPECT_EQ(cfg.port, 8081);
+    EXPECT_TRUE(troupe::get_or(cfg, "secure", false)); // the second alias
+  }
+  {
+    // The last occurrence wins, short or long.
+    caf_config cfg;
+    ASSERT_FALSE(cfg.parse({"--port=1", "-p", "2", "--num-values=3", "-n4", "--num-values", "5"}));
+    EXPECT_EQ(cfg.port, 2);
+    EXPECT_EQ(troupe::get_or(cfg, "num-values", size_t{0}), 5u);
+  }
+}
+
+TEST(opt_group, a_short_name_takes_the_next_argument_even_if_it_starts_with_a_dash) {
+  struct config : actor_system_config {
+    config() {
+      opt_group{custom_options_, "app"}.add(offset, "offset,o", "").add(out, "out,f", "");
+    }
+    int offset = 0;
+    std::string out;
+  } cfg;
+  ASSERT_FALSE(cfg.parse({"-o", "-5", "-f", "-"}));
+  EXPECT_EQ(cfg.offset, -5);
+  EXPECT_EQ(cfg.out, "-");
+  EXPECT_TRUE(cfg.remainder().empty());
+  // An empty argument is the value, not a reason to take the one after it.
+  ASSERT_FALSE(cfg.parse({"-f", "", "in.txt"}));
+  EXPECT_EQ(cfg.out, "");
+  EXPECT_EQ(cfg.remainder(), std::vector<std::string>{"in.txt"});
+}
+
+TEST(opt_group, a_short_name_without_its_value_or_a_flag_with_one_is_malformed) {
+  caf_config cfg;
+  auto err = cfg.parse({"-p"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "port: expected an unsigned integer, got ''");
+  err = cfg.parse({"-pabc"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "port: expected an unsigned integer, got 'abc'");
+  err = cfg.parse({"-sx"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "secure: expected -s alone (or --secure=true|false), got '-sx'");
+  // --help still wins.
+  ASSERT_FALSE(cfg.parse({"-sx", "-h"}));
+  EXPECT_TRUE(cfg.helptext_requested());
+  EXPECT_EQ(cfg.port, 0);
+}
+
+TEST(opt_group, an_unknown_short_name_is_still_an_error) {
+  caf_config cfg;
+  auto err = cfg.parse({"-x", "1"});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_EQ(err.context(), "unknown option '-x' on the command line; options are written "
+                           "--key=value or by a short name (-p, -n, -s, -S, -c), and "
+                           "arguments after a bare -- are positional");
+  // Short names are case-sensitive: "secure,sS" has -s and -S, "port,p" no -P.
+  err = cfg.parse({"-P", "1"});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_TRUE(contains(err.context(), "unknown option '-P'")) << err.context();
+}
+
+TEST(opt_group, a_malformed_value_is_an_error_naming_the_key) {
+  caf_config cfg;
+  auto err = cfg.parse({"--num-values=abc"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "num-values: expected an unsigned integer, got 'abc'");
+  err = cfg.parse({"-n", "-1"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), "num-values: expected an unsigned integer, got '-1'");
+  err = cfg.parse({"--tls.timeout=5"});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_TRUE(contains(err.context(), "tls.timeout: expected a duration")) << err.context();
+  err = cfg.parse({"--port=70000"});
+  EXPECT_EQ(err.context(), "port: expected an unsigned integer no greater than 65535, "
+                           "got '70000'");
+  // Nothing was stored.
+  EXPECT_FALSE(troupe::get_as<size_t>(cfg, "num-values"));
+  EXPECT_EQ(cfg.port, 0);
+}
+
+TEST(opt_group, a_toml_file_sets_global_keys_at_the_top_and_groups_in_tables) {
+  temp_file file{R"(
+port = 9000
+num-values = 42
+secure = true
+
+[tls]
+ca-file = "/etc/ca.pem"
+timeout = "250ms"
+ciphers = ["aes", "chacha"]
+)"};
+  caf_config cfg;
+  auto err = cfg.parse({file.flag(), "-n", "7"});
+  ASSERT_FALSE(err) << to_string(err);
+  EXPECT_EQ(cfg.port, 9000);
+  EXPECT_EQ(troupe::get_or(cfg, "num-values", size_t{0}), 7u); // the command line wins
+  EXPECT_TRUE(troupe::get_or(cfg, "secure", false));
+  EXPECT_EQ(troupe::get_or(cfg, "tls.ca-file", ""), "/etc/ca.pem");
+  EXPECT_EQ(troupe::get_or(cfg, "tls.timeout", 1000ms), 250ms);
+  // The default's type decides: 250ms is no whole number of seconds.
+  EXPECT_EQ(troupe::get_or(cfg, "tls.timeout", 1s), 1s);
+  EXPECT_EQ(troupe::get_or(cfg, "tls.ciphers", std::vector<std::string>{}),
+            (std::vector<std::string>{"aes", "chacha"}));
+  temp_file bad{"num-values = \"many\"\n"};
+  err = cfg.parse({bad.flag()});
+  EXPECT_EQ(err, errc::malformed_value);
+  EXPECT_EQ(err.context(), bad.path() + ":1:14: num-values: expected an unsigned integer, got "
+                                        "a string 'many'");
+}
+
+TEST(opt_group, a_table_named_like_a_key_holds_the_options_below_it) {
+  struct config : actor_system_config {
+    config() {
+      opt_group{custom_options_, "global"}.add(tls, "tls", "use TLS");
+      opt_group{custom_options_, "tls"}.add(ca_file, "ca-file", "");
+    }
+    bool tls = false;
+    std::string ca_file;
+  } cfg;
+  temp_file file{"[tls]\nca-file = \"x.pem\"\n"};
+  ASSERT_FALSE(cfg.parse({file.flag(), "--tls"}));
+  EXPECT_TRUE(cfg.tls);
+  EXPECT_EQ(cfg.ca_file, "x.pem");
+  temp_file flag{"tls = true\n"};
+  ASSERT_FALSE(cfg.parse({flag.flag()}));
+}
+
+TEST(opt_group, get_as_converts_what_reads_as_the_type_asked_for) {
+  caf_config cfg;
+  ASSERT_FALSE(cfg.parse({"-n", "300", "-p", "80", "--tls.timeout=1500ms", "--name=42"}));
+  EXPECT_EQ(value_of(troupe::get_as<int64_t>(cfg, "num-values")), int64_t{300});
+  EXPECT_EQ(value_of(troupe::get_as<int16_t>(cfg, "num-values")), int16_t{300});
+  EXPECT_EQ(value_of(troupe::get_as<double>(cfg, "num-values")), 300.0);
+  EXPECT_EQ(value_of(troupe::get_as<std::string>(cfg, "num-values")), "300");
+  EXPECT_EQ(value_of(troupe::get_as<std::chrono::microseconds>(cfg, "tls.timeout")), 1500000us);
+  EXPECT_EQ(value_of(troupe::get_as<int>(cfg, "name")), 42);
+  EXPECT_EQ(troupe::get_or(cfg, "port", 0), 80); // bound, given
+  auto x = troupe::get_as<uint8_t>(cfg, "num-values");
+  ASSERT_FALSE(x);
+  EXPECT_EQ(x.error(), errc::malformed_value);
+  EXPECT_EQ(x.error().context(), "num-values: cannot read the uint64_t '300' as uint8_t: "
+                                 "expected an unsigned integer no greater than 255");
+  EXPECT_EQ(troupe::get_or(cfg, "num-values", uint8_t{9}), 9);
+  auto secs = troupe::get_as<std::chrono::seconds>(cfg, "tls.timeout");
+  ASSERT_FALSE(secs);
+  EXPECT_EQ(secs.error().context(), "tls.timeout: cannot read the std::chrono::milliseconds "
+                                    "'1500ms' as std::chrono::seconds: expected a whole number "
+                                    "of s");
+  auto flag = troupe::get_as<bool>(cfg, "num-values");
+  EXPECT_EQ(flag.error(), errc::malformed_value);
+  EXPECT_TRUE(contains(flag.error().context(), "as bool: expected true or false"))
+    << flag.error().context();
+}
+
+TEST(opt_group, get_as_fails_for_an_unknown_key_or_one_without_a_value) {
+  caf_config cfg;
+  ASSERT_FALSE(cfg.parse({"--tls.ciphers=a,b"}));
+  auto x = troupe::get_as<std::string>(cfg, "tls.ca-fiel");
+  EXPECT_EQ(x.error(), errc::unknown_key);
+  EXPECT_EQ(x.error().context(), "unknown key 'tls.ca-fiel'; did you mean 'tls.ca-file'?");
+  x = troupe::get_as<std::string>(cfg, "tls.ca-file");
+  EXPECT_EQ(x.error(), errc::unknown_key);
+  EXPECT_EQ(x.error().context(), "no value for 'tls.ca-file': not given on the command line, "
+                                 "in the config file or with set()");
+  // A list is no string, nor the other way round.
+  x = troupe::get_as<std::string>(cfg, "tls.ciphers");
+  EXPECT_EQ(x.error(), errc::malformed_value);
+  EXPECT_EQ(x.error().context(),
+            "tls.ciphers: cannot read the std::vector<std::string> 'a,b' as std::string");
+  EXPECT_EQ(value_of(troupe::get_as<std::vector<std::string>>(cfg, "tls.ciphers")),
+            (std::vector<std::string>{"a", "b"}));
+  ASSERT_FALSE(cfg.set("tls.ca-file", "set.pem"));
+  EXPECT_EQ(value_of(troupe::get_as<std::string>(cfg, "tls.ca-file")), "set.pem");
+}
+
+TEST(opt_group, get_or_reads_the_troupe_keys_given) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.max-threads=3"}));
+  EXPECT_EQ(troupe::get_or(cfg, "troupe.scheduler.max-threads", size_t{0}), 3u);
+  EXPECT_EQ(troupe::get_or(cfg, "troupe.scheduler.policy", "none"), "none");
+}
+
+TEST(opt_group, a_bad_key_or_short_name_is_a_logic_error) {
+  struct config : actor_system_config {
+    void add(std::string_view group, std::string_view name) {
+      opt_group{custom_options_, group}.add<int>(name, "");
+    }
+  } cfg;
+  cfg.add("global", "port,p");
+  EXPECT_THROW(cfg.add("global", "other,p"), std::logic_error); // -p is taken
+  EXPECT_THROW(cfg.add("app", "other,p"), std::logic_error);
+  EXPECT_THROW(cfg.add("global", "port"), std::logic_error);  // declared twice
+  EXPECT_THROW(cfg.add("global", "num,h"), std::logic_error); // --help's
+  EXPECT_THROW(cfg.add("global", "num,5"), std::logic_error); // -5 is a number
+  EXPECT_THROW(cfg.add("global", "num,-"), std::logic_error);
+  EXPECT_THROW(cfg.add("global", "num,nn"), std::logic_error);
+  EXPECT_THROW(cfg.add("global", "num,"), std::logic_error);
+  EXPECT_THROW(cfg.add("global", "help"), std::logic_error);
+  EXPECT_THROW(cfg.add("global", "config-file"), std::logic_error);
+  EXPECT_THROW(cfg.add("global", "troupe"), std::logic_error);
+  EXPECT_THROW(cfg.add("troupe", "x"), std::logic_error);
+  EXPECT_THROW(cfg.add("", "x"), std::logic_error);
+  EXPECT_THROW(cfg.add("app", ""), std::logic_error);
+  EXPECT_THROW(cfg.add("global", "x y"), std::logic_error);
+  try {
+    cfg.add("global", "other,p");
+    ADD_FAILURE() << "no exception";
+  } catch (const std::logic_error& ex) {
+    EXPECT_EQ(std::string{ex.what()},
+              "troupe: opt_group{\"global\"}.add(\"other,p\"): -p belongs to --port already");
+  }
+  // A failed declaration leaves nothing behind.
+  EXPECT_NO_THROW(cfg.add("global", "num,n"));
+  EXPECT_NO_THROW(cfg.add("app.net", "rate,r"));
+  ASSERT_FALSE(cfg.parse({"--app.net.rate=1", "-n2"}));
+}
+
+TEST(opt_group, the_helptext_shows_short_names_and_no_default_for_a_stored_option) {
+  caf_config cfg;
+  ASSERT_FALSE(cfg.parse({"--help"}));
+  auto text = cfg.helptext();
+  for (auto part : {"  -p, --port=<uint>  (default: 0)\n      set port\n",
+                    "  -n, --num-values=<uint>\n      number of values\n",
+                    "  -s, -S, --secure[=true|false]\n      use TLS\n",
+                    "  --name=<string>\n      who to greet\n",
+                    "  -c, --tls.ca-file=<string>\n      path to the CA file\n",
+                    "  --tls.ciphers=<list>\n"})
+    EXPECT_TRUE(contains(text, part)) << "missing: " << part << "\nin:\n" << text;
+}
+
+TEST(opt_group, add_option_and_opt_group_declare_the_same_options) {
+  struct config : actor_system_config {
+    config() {
+      add_option("app.rate", &rate, "");
+      opt_group{custom_options_, "app"}.add<int>("burst,b", "");
+    }
+    int rate = 0;
+  } cfg;
+  int rate = 0;
+  EXPECT_THROW(cfg.add_option("app.burst", &rate, ""), std::logic_error);
+  ASSERT_FALSE(cfg.parse({"--app.rate=5", "-b", "3"}));
+  EXPECT_EQ(cfg.rate, 5);
+  EXPECT_EQ(troupe::get_or(cfg, "app.rate", 0), 5);
+  EXPECT_EQ(troupe::get_or(cfg, "app.burst", 0), 3);
 }

@@ -16,9 +16,25 @@
 //     return EXIT_SUCCESS;
 //   }
 //
-// Every option has a dotted key. The command line writes it --key=value or
-// --key value (a boolean: --key, --key=true or --key=false). A TOML file
-// given with --config-file=path spells the key with its tables:
+// A subclass may declare its options as CAF's do, with opt_group
+// (troupe/opt_group.hpp), and read those that keep no variable with get_or
+// and get_as (below):
+//
+//   struct config : troupe::actor_system_config {
+//     config() {
+//       opt_group{custom_options_, "global"}
+//         .add(port, "port,p", "set port")                 // --port, -p
+//         .add<size_t>("num-values,n", "number of values");
+//     }
+//     uint16_t port = 0;
+//   };
+//   auto n = troupe::get_or(cfg, "num-values", size_t{10});
+//
+// Every option has a key: a dotted name, or a plain one in opt_group's
+// "global" group. The command line writes it --key=value or --key value (a
+// boolean: --key, --key=true or --key=false); an opt_group option may have
+// one-letter aliases, written -p 8080 or -p8080 (a boolean: -s). A TOML
+// file given with --config-file=path spells the key with its tables:
 //
 //   [troupe.scheduler]
 //   max-threads = 4
@@ -26,11 +42,13 @@
 // A value on the command line wins over the file's, wherever --config-file
 // stands. Arguments without a leading "-" (and a lone "-", as for stdin),
 // and all arguments after a bare "--", are left for the application in
-// remainder(); any other argument starting with "-" is an error. Every
-// numeric troupe.* key has a range (see --help); a value outside it is an
-// error naming the key and the range. A parse that fails changes no option.
+// remainder(); any other argument starting with "-" that names no option is
+// an error. Every numeric troupe.* key has a range (see --help); a value
+// outside it is an error naming the key and the range. A parse that fails
+// changes no option.
 
 #include "troupe/error.hpp"
+#include "troupe/expected.hpp"
 #include "troupe/logger.hpp"
 #include "troupe/mailbox_overflow.hpp"
 #include "troupe/scheduler/scheduler_config.hpp"
@@ -73,6 +91,19 @@ struct config_option {
   /// The values allowed, for the help text ("0 to 64"); empty if the type
   /// alone limits them.
   std::string range;
+  /// False for an option that keeps its value in the config only
+  /// (opt_group::add<T>): get_or supplies the default, so the help text
+  /// shows none.
+  bool has_default = true;
+  /// One-letter aliases on the command line: "p" for -p.
+  std::string short_names;
+  /// The C++ type of the value, as get_as errors name it.
+  std::string type_name = "std::string";
+  /// The value last given on the command line, in the file or with set(),
+  /// as the command line writes it (a list: one string per element); what
+  /// get_or and get_as read.
+  std::vector<std::string> given;
+  bool is_given = false;
   /// Parses `values` (one, unless kind is string_list) and, if `store`, writes
   /// the result. Returns an empty string on success, else what a valid value
   /// looks like ("an unsigned integer").
@@ -157,9 +188,48 @@ std::string parse_config_value(std::string_view str, T& out) {
   }
 }
 
+/// "uint16_t", "std::chrono::milliseconds": a type as get_as errors name it.
+template <class T>
+std::string config_type_name() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return "bool";
+  } else if constexpr (std::is_integral_v<T>) {
+    // Fixed widths: size_t and unsigned long name the same type here.
+    return (std::is_signed_v<T> ? "int" : "uint") + std::to_string(sizeof(T) * 8) + "_t";
+  } else if constexpr (std::is_same_v<T, float>) {
+    return "float";
+  } else if constexpr (std::is_same_v<T, double>) {
+    return "double";
+  } else if constexpr (std::is_same_v<T, long double>) {
+    return "long double";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return "std::string";
+  } else if constexpr (is_chrono_duration<T>::value) {
+    using period = typename T::period;
+    if constexpr (std::is_integral_v<typename T::rep>) {
+      if constexpr (std::is_same_v<period, std::nano>)
+        return "std::chrono::nanoseconds";
+      else if constexpr (std::is_same_v<period, std::micro>)
+        return "std::chrono::microseconds";
+      else if constexpr (std::is_same_v<period, std::milli>)
+        return "std::chrono::milliseconds";
+      else if constexpr (std::is_same_v<period, std::ratio<1>>)
+        return "std::chrono::seconds";
+      else if constexpr (std::is_same_v<period, std::ratio<60>>)
+        return "std::chrono::minutes";
+      else if constexpr (std::is_same_v<period, std::ratio<3600>>)
+        return "std::chrono::hours";
+    }
+    return "std::chrono::duration";
+  } else {
+    return "std::vector<std::string>";
+  }
+}
+
 template <class T>
 config_option make_config_option(T* storage) {
   config_option result;
+  result.type_name = config_type_name<T>();
   if constexpr (std::is_same_v<T, bool>) {
     result.kind = config_kind::boolean;
   } else if constexpr (std::is_same_v<T, std::string>) {
@@ -275,6 +345,60 @@ config_option make_config_option(T* storage, T min, T max) {
   return result;
 }
 
+/// An option whose value the config alone keeps (opt_group::add<T>): it
+/// checks a value but stores it nowhere else.
+template <class T>
+config_option make_stored_config_option() {
+  auto result = make_config_option(static_cast<T*>(nullptr));
+  result.has_default = false;
+  result.assign = [](std::span<const std::string> values, bool) {
+    if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+      return std::string{};
+    } else {
+      T tmp{};
+      return parse_config_value(values.back(), tmp);
+    }
+  };
+  return result;
+}
+
+/// Reads an option's given value as a T, for get_as; returns an empty
+/// string on success, else what a T looks like.
+template <class T>
+std::string read_config_value(std::span<const std::string> values, T& out) {
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    out.assign(values.begin(), values.end());
+    return {};
+  } else {
+    return parse_config_value(values.back(), out);
+  }
+}
+
+/// get_or's result for a fallback of type T: a string literal or
+/// string_view gives std::string, as CAF's does.
+template <class T>
+struct config_get_or_result {
+  using type = T;
+};
+
+template <>
+struct config_get_or_result<const char*> {
+  using type = std::string;
+};
+
+template <>
+struct config_get_or_result<char*> {
+  using type = std::string;
+};
+
+template <>
+struct config_get_or_result<std::string_view> {
+  using type = std::string;
+};
+
+/// get_or's default first template argument: take the fallback's type.
+struct config_get_or_deduce {};
+
 } // namespace detail
 
 namespace detail {
@@ -296,6 +420,31 @@ struct mailbox_config {
   mailbox_overflow overflow = detail::default_mailbox_overflow;
   std::chrono::milliseconds push_timeout = defaults::mailbox::push_timeout;
 };
+
+class actor_system_config;
+class opt_group;
+
+/// What an opt_group adds options to: CAF's config_option_set, here a
+/// handle to the config it is a member of (actor_system_config's
+/// custom_options_).
+class config_option_set {
+public:
+  explicit config_option_set(actor_system_config& owner) noexcept : owner_(&owner) {}
+
+  // Belongs to one config for good.
+  config_option_set(const config_option_set&) = delete;
+  config_option_set& operator=(const config_option_set&) = delete;
+
+  actor_system_config& owner() const noexcept {
+    return *owner_;
+  }
+
+private:
+  actor_system_config* owner_;
+};
+
+template <class T>
+expected<T> get_as(const actor_system_config& cfg, std::string_view key);
 
 class actor_system_config {
 public:
@@ -381,8 +530,32 @@ public:
     return remainder_;
   }
 
+protected:
+  /// Where a subclass declares its options, as in CAF:
+  /// `opt_group{custom_options_, "global"}.add(...)`.
+  config_option_set custom_options_{*this};
+
+  /// Lets a subclass name opt_group without troupe:: (CAF's examples have
+  /// `using namespace caf`).
+  using opt_group = troupe::opt_group;
+
 private:
+  friend class troupe::opt_group;
+
+  template <class T>
+  friend expected<T> get_as(const actor_system_config& cfg, std::string_view key);
+
   void add_option_impl(detail::config_option opt, bool null_storage);
+
+  /// Checks and adds a user option. `caller` names the declaration in
+  /// errors; `plain_key` allows a key without a dot (opt_group's "global").
+  void declare(detail::config_option opt, const std::string& caller, bool plain_key);
+
+  /// Hands the value given for `key` to `read`, which returns what a
+  /// `type_name` looks like if it can't take it. `list` is true if
+  /// `type_name` is a list.
+  error read_given(std::string_view key, std::string_view type_name, bool list,
+                   const std::function<std::string(std::span<const std::string>)>& read) const;
 
   /// Declares a troupe.* key; only the constructor does.
   void add_builtin(detail::config_option opt);
@@ -390,11 +563,51 @@ private:
   error parse_impl(std::vector<std::string> args);
 
   const detail::config_option* find_option(std::string_view key) const noexcept;
+  detail::config_option* find_option(std::string_view key) noexcept;
+
+  /// The option whose alias is -`name`, or null.
+  const detail::config_option* find_short_option(char name) const noexcept;
 
   std::vector<detail::config_option> options_;
   std::vector<std::string> remainder_;
   std::string program_name_;
   bool helptext_requested_ = false;
 };
+
+/// The value given for `key` (command line, config file or set()) as a T:
+/// one of the option types above. A value of another declared type converts
+/// if it reads as a T (a uint64_t 300 as int16_t or as std::string; 1500ms
+/// as microseconds), else the result is a malformed_value error naming the
+/// key and both types. An unknown key, or one given no value, is an
+/// unknown_key error. An option bound to a variable reads the value given,
+/// whatever the program did to the variable since.
+template <class T>
+expected<T> get_as(const actor_system_config& cfg, std::string_view key) {
+  static_assert(detail::is_config_value_v<T>,
+                "troupe: get_as reads bool, an integer, a floating-point number, "
+                "std::string, a std::chrono::duration or std::vector<std::string>");
+  T result{};
+  auto err = cfg.read_given(key, detail::config_type_name<T>(),
+                            std::is_same_v<T, std::vector<std::string>>,
+                            [&result](std::span<const std::string> values) {
+                              return detail::read_config_value(values, result);
+                            });
+  if (err)
+    return err;
+  return result;
+}
+
+/// get_as<To>(cfg, key), or `fallback` if that fails. To is the fallback's
+/// type unless given; a string literal or std::string_view fallback makes
+/// it std::string.
+template <class To = detail::config_get_or_deduce, class Fallback>
+auto get_or(const actor_system_config& cfg, std::string_view key, Fallback&& fallback) {
+  using result_type
+    = std::conditional_t<std::is_same_v<To, detail::config_get_or_deduce>,
+                         typename detail::config_get_or_result<std::decay_t<Fallback>>::type, To>;
+  if (auto x = get_as<result_type>(cfg, key))
+    return std::move(*x);
+  return result_type(std::forward<Fallback>(fallback));
+}
 
 } // namespace troupe

@@ -20,6 +20,7 @@
 #include "troupe/main.hpp"
 #include "troupe/message.hpp"
 #include "troupe/message_builder.hpp"
+#include "troupe/opt_group.hpp"
 #include "troupe/response_promise.hpp"
 #include "troupe/result.hpp"
 #include "troupe/scoped_actor.hpp"

@@ -30,7 +30,7 @@ enum class errc : uint8_t {
   actor_down,
   /// A function got an argument it can't use.
   invalid_argument,
-  /// A configuration key nobody declared.
+  /// A configuration key nobody declared, or (get_as) one given no value.
   unknown_key,
   /// A configuration value of the wrong type or out of range.
   malformed_value,
