@@ -1,8 +1,12 @@
 #include "troupe/logger.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <mutex>
 #include <system_error>
 #include <utility>
@@ -85,11 +89,22 @@ void logger::log(log_level x, std::string_view component, std::string_view msg) 
 
 namespace detail {
 
-size_t append_log_literal(std::string& out, std::string_view fmt, size_t pos) {
+size_t append_log_literal(std::string& out, std::string_view fmt, size_t pos,
+                          std::string_view& spec) {
+  spec = {};
   while (pos < fmt.size()) {
     char c = fmt[pos];
-    if (c == '{' && pos + 1 < fmt.size() && fmt[pos + 1] == '}')
-      return pos + 2;
+    if (c == '{' && pos + 1 < fmt.size()) {
+      if (fmt[pos + 1] == '}')
+        return pos + 2;
+      if (fmt[pos + 1] == ':') {
+        auto close = fmt.find('}', pos + 2);
+        if (close == std::string_view::npos)
+          return fmt.size();
+        spec = fmt.substr(pos + 2, close - pos - 2);
+        return close + 1;
+      }
+    }
     out += c;
     // The format string was checked at compile time: any other brace is the
     // first of an escaped pair.
@@ -135,6 +150,112 @@ void append_log_value(std::string& out, const void* x) {
   auto res = std::to_chars(buf, buf + sizeof(buf), reinterpret_cast<uintptr_t>(x), 16);
   out += "0x";
   out.append(buf, res.ptr);
+}
+
+namespace {
+
+/// "{:spec}" for fmt. fmt 9 pads "{:<05}" with zeros after the digits, where
+/// std::format ignores a '0' that follows an alignment: that '0' is dropped.
+std::string to_fmt_format_string(std::string_view spec) {
+  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^'; };
+  auto lead = static_cast<unsigned char>(spec.empty() ? '\0' : spec[0]);
+  size_t fill_size = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  size_t i = 0;
+  if (fill_size < spec.size() && is_align(spec[fill_size]))
+    i = fill_size + 1;
+  else if (!spec.empty() && is_align(spec[0]))
+    i = 1;
+  if (i > 0 && i < spec.size() && (spec[i] == '+' || spec[i] == '-' || spec[i] == ' '))
+    ++i;
+  if (i > 0 && i < spec.size() && spec[i] == '#')
+    ++i;
+  std::string result;
+  result.reserve(spec.size() + 3);
+  result += "{:";
+  if (i > 0 && i < spec.size() && spec[i] == '0') {
+    result += spec.substr(0, i);
+    result += spec.substr(i + 1);
+  } else {
+    result += spec;
+  }
+  result += '}';
+  return result;
+}
+
+/// Appends `x` formatted by `spec`, or calls `fallback` if fmt rejects the
+/// spec (the compile-time check should leave none that it rejects).
+template <class T, class Fallback>
+void append_formatted(std::string& out, std::string_view spec, const T& x, Fallback fallback) {
+  auto size = out.size();
+  try {
+    fmt::format_to(std::back_inserter(out), fmt::runtime(to_fmt_format_string(spec)), x);
+  } catch (const fmt::format_error&) {
+    out.resize(size);
+    fallback();
+  }
+}
+
+/// True if `spec` ends in an integer presentation type ('d', 'x', ...): the
+/// type, when there is one, is the last character of a spec.
+bool integer_presentation(std::string_view spec) {
+  return !spec.empty() && std::string_view{"bBdoxX"}.find(spec.back()) != std::string_view::npos;
+}
+
+} // namespace
+
+void append_log_value(std::string& out, std::string_view spec, long long x) {
+  append_formatted(out, spec, x, [&] { append_log_value(out, x); });
+}
+
+void append_log_value(std::string& out, std::string_view spec, unsigned long long x) {
+  // fmt 9 refuses a sign ("{:+}") for an unsigned argument where std::format
+  // takes it; a signed type holding the same value prints the same otherwise.
+  auto fallback = [&] { append_log_value(out, x); };
+  if (x <= static_cast<unsigned long long>(LLONG_MAX)) {
+    append_formatted(out, spec, static_cast<long long>(x), fallback);
+    return;
+  }
+#ifdef __SIZEOF_INT128__
+  append_formatted(out, spec, static_cast<__int128>(x), fallback);
+#else
+  append_formatted(out, spec, x, fallback);
+#endif
+}
+
+void append_log_value(std::string& out, std::string_view spec, float x) {
+  append_formatted(out, spec, x, [&] { append_log_value(out, x); });
+}
+
+void append_log_value(std::string& out, std::string_view spec, double x) {
+  append_formatted(out, spec, x, [&] { append_log_value(out, x); });
+}
+
+void append_log_value(std::string& out, std::string_view spec, long double x) {
+  append_formatted(out, spec, x, [&] { append_log_value(out, x); });
+}
+
+void append_log_value(std::string& out, std::string_view spec, bool x) {
+  // As std::format: a bool under "{:d}" is the number 0 or 1, which takes a
+  // sign (fmt refuses one for a bool).
+  if (integer_presentation(spec))
+    append_formatted(out, spec, static_cast<int>(x), [&] { out += x ? "true" : "false"; });
+  else
+    append_formatted(out, spec, x, [&] { out += x ? "true" : "false"; });
+}
+
+void append_log_value(std::string& out, std::string_view spec, char x) {
+  // As std::format since P2909: a char under "{:x}" is its unsigned code
+  // unit, so '\xff' prints as ff, not -1 (held in an int, which fmt lets
+  // take a sign).
+  if (integer_presentation(spec))
+    append_formatted(out, spec, static_cast<int>(static_cast<unsigned char>(x)),
+                     [&] { out += x; });
+  else
+    append_formatted(out, spec, x, [&] { out += x; });
+}
+
+void append_log_text(std::string& out, std::string_view spec, std::string_view text) {
+  append_formatted(out, spec, text, [&] { out += text; });
 }
 
 } // namespace detail

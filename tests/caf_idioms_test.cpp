@@ -57,6 +57,15 @@ TEST(println, formats_placeholders_and_prints_inspectable_types_deeply) {
                  "braces: {}\n");
 }
 
+TEST(println, takes_std_format_specs) {
+  actor_system_config cfg;
+  actor_system sys{cfg};
+  ::testing::internal::CaptureStdout();
+  sys.println("{:<16}|{:6.2f}|{:^6}|{:#06x}|{:.3}", point{1, 2}, 2.5, true, 255, "textual");
+  auto out = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out, "(x = 1, y = 2)  |  2.50| true |0x00ff|tex\n");
+}
+
 TEST(println, lines_printed_by_many_actors_never_mix) {
   actor_system_config cfg;
   actor_system sys{cfg};

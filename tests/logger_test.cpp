@@ -1,5 +1,6 @@
 #include "troupe/logger.hpp"
 
+#include "troupe/detail/print_line.hpp"
 #include "troupe/error.hpp"
 #include "troupe/message.hpp"
 
@@ -79,6 +80,7 @@ TROUPE_END_TYPE_ID_BLOCK(logger_test)
 
 static_assert(troupe::detail::count_log_placeholders("a {} b {{}} c {}") == 2);
 static_assert(troupe::detail::count_log_placeholders("}} {{") == 0);
+static_assert(troupe::detail::count_log_placeholders("{:>8} {{{:d}}} {:} {{:x}}") == 3);
 
 TEST_F(logger, the_logger_starts_at_the_level_named_in_defaults_hpp) {
   auto expected = troupe::log_level::quiet;
@@ -188,6 +190,55 @@ TEST_F(logger, the_macros_print_integers_of_every_width_and_sign) {
   TROUPE_LOG_INFO("c", "{} {} {} {}", int8_t{-5}, uint8_t{200}, INT64_MIN, UINT64_MAX);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0], "[troupe] info c: -5 200 -9223372036854775808 18446744073709551615");
+}
+
+TEST_F(logger, format_specs_format_numbers_as_std_format_does) {
+  troupe::logger::set_level(troupe::log_level::info);
+  TROUPE_LOG_INFO("c", "{:.2f}|{:x}|{:#x}|{:08.3f}|{:+d}|{:X}|{:o}|{:b}|{:x}", 3.14159, 255, 255,
+                  3.14159, 7, 255u, 8, 5, int8_t{-1});
+  TROUPE_LOG_INFO("c", "{:>6}|{:<6}|{:^7}|{:*^9}|{:€^5}|{:<05}|{:05}", 42, 42, 42, 42, 1, 1, -1);
+  TROUPE_LOG_INFO("c", "{:e}|{:>8}|{:g}|{:.1f}|{:+}|{:+}|{:c}", 1234.5, 0.1f, 1e-7L, 2.0,
+                  UINT64_MAX, uint8_t{200}, 65);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "[troupe] info c: 3.14|ff|0xff|0003.142|+7|FF|10|101|-1");
+  // std::format ignores a '0' that follows an alignment.
+  EXPECT_EQ(lines[1], "[troupe] info c:     42|42    |  42   |***42****|€€1€€|1    |-0001");
+  EXPECT_EQ(lines[2],
+            "[troupe] info c: 1.234500e+03|     0.1|1e-07|2.0|+18446744073709551615|+200|A");
+}
+
+TEST_F(logger, format_specs_take_bools_as_words_or_numbers_and_chars_as_characters_or_codes) {
+  troupe::logger::set_level(troupe::log_level::info);
+  TROUPE_LOG_INFO("c", "{:>6}|{:s}|{:d}|{:+d}|{:c}|{:^3}|{:d}|{:#x}", true, false, true, false, 'x',
+                  'y', 'A', '\xff');
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "[troupe] info c:   true|false|1|+0|x| y |65|0xff");
+}
+
+TEST_F(logger, format_specs_pad_and_cut_everything_else_as_a_string) {
+  troupe::logger::set_level(troupe::log_level::info);
+  const char* null_str = nullptr;
+  TROUPE_LOG_INFO("c", "{:.3}|{:>6}|{:<6}|{:^7}|{:*^9}|{:s}|{:>8}", "abcdef"s, "ab",
+                  std::string_view{"cd"}, 15ms, troupe::log_level::debug, point{1, 2}, null_str);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "[troupe] info c: abc|    ab|cd    | 15ms  |**debug**|(1, 2)|  (null)");
+}
+
+TEST_F(logger, format_specs_sit_next_to_escaped_braces) {
+  troupe::logger::set_level(troupe::log_level::info);
+  TROUPE_LOG_INFO("c", "{{{:d}}} {{{}}} {{:x}} {:}", 5, 6, 7);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "[troupe] info c: {5} {6} {:x} 7");
+}
+
+TEST(format_line, pads_and_cuts_inspectable_types_as_their_deep_to_string) {
+  logger_test::reading r{"boiler", 71};
+  auto plain = troupe::detail::format_line("{}", r);
+  EXPECT_EQ(plain, R"(logger_test::reading(sensor = "boiler", celsius = 71))");
+  EXPECT_EQ(troupe::detail::format_line("[{:>60}]", r),
+            "[" + std::string(60 - plain.size(), ' ') + plain + "]");
+  EXPECT_EQ(troupe::detail::format_line("[{:.20}]", r), "[" + plain.substr(0, 20) + "]");
+  EXPECT_EQ(troupe::detail::format_line("{:.2f} {:>5} {:x}", 2.0 / 3, true, 255), "0.67  true ff");
 }
 
 TEST_F(logger, set_sink_returns_the_previous_sink) {

@@ -104,8 +104,9 @@ public:
   }
 
   /// Prints one line to stdout, as CAF's println: `{}` stands for the next
-  /// argument (checked at compile time); types with an inspect() print as
-  /// deep_to_string does. Lines from different actors never mix.
+  /// argument, `{:spec}` formats it with a std::format spec such as "{:.2f}"
+  /// or "{:>8}" (both checked at compile time); types with an inspect() print
+  /// as deep_to_string does. Lines from different actors never mix.
   template <class... Ts>
   void println(detail::log_format_string<std::type_identity_t<Ts>...> fmt,
                const Ts&... xs) {
