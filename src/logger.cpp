@@ -157,14 +157,7 @@ namespace {
 /// "{:spec}" for fmt. fmt 9 pads "{:<05}" with zeros after the digits, where
 /// std::format ignores a '0' that follows an alignment: that '0' is dropped.
 std::string to_fmt_format_string(std::string_view spec) {
-  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^'; };
-  auto lead = static_cast<unsigned char>(spec.empty() ? '\0' : spec[0]);
-  size_t fill_size = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-  size_t i = 0;
-  if (fill_size < spec.size() && is_align(spec[fill_size]))
-    i = fill_size + 1;
-  else if (!spec.empty() && is_align(spec[0]))
-    i = 1;
+  size_t i = log_format_align_end(spec);
   if (i > 0 && i < spec.size() && (spec[i] == '+' || spec[i] == '-' || spec[i] == ' '))
     ++i;
   if (i > 0 && i < spec.size() && spec[i] == '#')

@@ -173,19 +173,24 @@ consteval void skip_log_format_number(std::string_view spec, size_t& i) {
     troupe_log_format_spec_is_malformed();
 }
 
+/// Where the [[fill]align] at the start of a format spec ends: 0 if it has
+/// none. The fill is one code point, up to four bytes of UTF-8.
+constexpr size_t log_format_align_end(std::string_view spec) noexcept {
+  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^'; };
+  auto lead = static_cast<unsigned char>(spec.empty() ? '\0' : spec[0]);
+  size_t fill_size = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  if (fill_size < spec.size() && is_align(spec[fill_size]))
+    return fill_size + 1;
+  if (!spec.empty() && is_align(spec[0]))
+    return 1;
+  return 0;
+}
+
 /// Parses `spec`, the text between ':' and '}':
 /// [[fill]align][sign]['#']['0'][width]['.'precision]['L'][type].
 consteval log_format_spec parse_log_format_spec(std::string_view spec) {
   log_format_spec result;
-  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^'; };
-  // The fill is one code point: up to four bytes of UTF-8.
-  auto lead = static_cast<unsigned char>(spec.empty() ? '\0' : spec[0]);
-  size_t fill_size = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-  size_t i = 0;
-  if (fill_size < spec.size() && is_align(spec[fill_size]))
-    i = fill_size + 1;
-  else if (!spec.empty() && is_align(spec[0]))
-    i = 1;
+  size_t i = log_format_align_end(spec);
   if (i < spec.size() && (spec[i] == '+' || spec[i] == '-' || spec[i] == ' ')) {
     result.sign = true;
     ++i;
