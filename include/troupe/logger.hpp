@@ -417,35 +417,39 @@ void append_log_number(std::string& out, std::string_view spec, T x) {
     append_log_value(out, spec, static_cast<unsigned long long>(x));
 }
 
-/// Appends `x` formatted by the non-empty `spec`: numbers as std::format
-/// does, anything else as `{}` prints it, then formatted as a string.
-template <class T>
-void append_log_arg_with_spec(std::string& out, std::string_view spec, const T& x) {
-  if constexpr (log_arg_kind_of<T>() == log_arg_kind::text) {
-    std::string text;
-    append_log_arg(text, x);
-    append_log_text(out, spec, text);
-  } else {
-    append_log_number(out, spec, x);
-  }
-}
-
-template <class... Ts>
-std::string format_log(log_format_string<std::type_identity_t<Ts>...> fmt, const Ts&... xs) {
+/// The text of `str` with its placeholders filled by `xs...`: the loop
+/// behind format_log and format_line. `append_plain(out, x)` prints an
+/// argument for `{}`; under a spec, numbers are formatted as std::format
+/// does, and anything else is printed by `append_plain`, then formatted as a
+/// string.
+template <class AppendPlain, class... Ts>
+std::string format_placeholders(std::string_view str, AppendPlain append_plain,
+                                const Ts&... xs) {
   std::string out;
-  auto str = fmt.get();
   size_t pos = 0;
   std::string_view spec;
   [[maybe_unused]] auto append = [&](const auto& x) {
+    using T = std::remove_cvref_t<decltype(x)>;
     pos = append_log_literal(out, str, pos, spec);
-    if (spec.empty())
-      append_log_arg(out, x);
-    else
-      append_log_arg_with_spec(out, spec, x);
+    if (spec.empty()) {
+      append_plain(out, x);
+    } else if constexpr (log_arg_kind_of<T>() == log_arg_kind::text) {
+      std::string text;
+      append_plain(text, x);
+      append_log_text(out, spec, text);
+    } else {
+      append_log_number(out, spec, x);
+    }
   };
   (append(xs), ...);
   append_log_literal(out, str, pos, spec);
   return out;
+}
+
+template <class... Ts>
+std::string format_log(log_format_string<std::type_identity_t<Ts>...> fmt, const Ts&... xs) {
+  return format_placeholders(
+    fmt.get(), [](std::string& out, const auto& x) { append_log_arg(out, x); }, xs...);
 }
 
 } // namespace detail
