@@ -1,7 +1,7 @@
 # Installs headers, the static library and a CMake package, so that
 #   find_package(troupe 0.1 REQUIRED)
 #   target_link_libraries(app PRIVATE troupe::troupe)
-# works against the install prefix.
+# works against the install prefix, and with COMPONENTS test, troupe::test.
 
 include(CMakePackageConfigHelpers)
 
@@ -19,6 +19,15 @@ install(TARGETS troupe
 install(EXPORT troupeTargets
         NAMESPACE troupe::
         DESTINATION "${TROUPE_INSTALL_CMAKEDIR}")
+# The `test` component: find_package(troupe COMPONENTS test), troupe::test.
+if(TARGET troupe_test)
+  install(TARGETS troupe_test
+          EXPORT troupeTestTargets
+          ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+  install(EXPORT troupeTestTargets
+          NAMESPACE troupe::
+          DESTINATION "${TROUPE_INSTALL_CMAKEDIR}")
+endif()
 
 configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/troupeConfig.cmake.in"

@@ -2,6 +2,7 @@
 
 #include "troupe/detail/allocator.hpp"
 #include "troupe/detail/parker.hpp"
+#include "troupe/detail/timer_service.hpp"
 #include "troupe/logger.hpp"
 
 #include <algorithm>
@@ -80,13 +81,19 @@ struct actor_system::thread_registry {
 };
 
 actor_system::actor_system(const actor_system_config& cfg)
+  : actor_system(cfg, nullptr, nullptr) {}
+
+actor_system::actor_system(const actor_system_config& cfg,
+                           std::unique_ptr<troupe::scheduler> sched,
+                           std::unique_ptr<actor_clock> clock)
   : cfg_(cfg),
     max_throughput_(std::max<size_t>(cfg.scheduler.max_throughput, 1)),
-    scheduler_(scheduler::make(cfg.scheduler)),
+    scheduler_(sched ? std::move(sched) : scheduler::make(cfg.scheduler)),
+    clock_(clock ? std::move(clock) : std::make_unique<detail::timer_service>()),
     threads_(std::make_unique<thread_registry>()) {
   logger::set_level(cfg.logger_verbosity);
   detail::configure_allocator();
-  timers_.start();
+  clock_->start();
   scheduler_->start();
 }
 
@@ -94,6 +101,12 @@ actor_system::~actor_system() {
   // Actors that keep running are working: wait for them (as CAF does), and
   // say so once. Actors that are alive but have not run for a whole grace
   // period wait for something that will not come: stop them.
+  if (scheduler_->deterministic()) {
+    // Only its owner runs a deterministic scheduler's jobs, and the owner is
+    // done (a test ended): stop the actors and run what that leaves.
+    shutdown();
+    scheduler_->stop();
+  }
   auto grace = cfg_.shutdown_grace_period;
   auto progress = messages_taken();
   bool reported = false;
@@ -124,7 +137,7 @@ actor_system::~actor_system() {
     break;
   }
   // Timers first: their actions enqueue into actors and schedule them.
-  timers_.stop();
+  clock_->stop();
   scheduler_->stop();
   std::vector<std::thread> threads;
   {
@@ -134,7 +147,8 @@ actor_system::~actor_system() {
   }
   for (auto& t : threads)
     t.join();
-  if (shutting_down()) {
+  // A test that ends with messages queued meant to.
+  if (shutting_down() && !scheduler_->deterministic()) {
     auto dropped = dead_letters() - dead_letters_at_shutdown_.load(std::memory_order_relaxed);
     if (dropped > 0)
       TROUPE_LOG_WARNING("actor_system",
@@ -170,7 +184,7 @@ bool actor_system::await_all_actors_done(timespan timeout) {
 void actor_system::shutdown() {
   if (!shutting_down_.exchange(true, std::memory_order_acq_rel))
     dead_letters_at_shutdown_.store(dead_letters(), std::memory_order_relaxed);
-  auto timers = timers_.stop();
+  auto timers = clock_->stop();
   // Strong references taken under the locks, so that no listed actor is
   // destroyed before its exit is enqueued; never one whose count reached 0.
   // A later call reaches only actors spawned since.
@@ -266,7 +280,9 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
     self->registered_ = true;
     register_actor();
   }
-  if (!has_option(os, detached)) {
+  // A deterministic scheduler runs detached actors too: a test controls
+  // every step.
+  if (!has_option(os, detached) || scheduler_->deterministic()) {
     self->ref_resumable();
     scheduler_->schedule(self);
     return;

@@ -251,9 +251,9 @@ disposable detail::deliver_later(strong_actor_ptr dest, timespan delay,
     }
   };
   auto state = std::make_shared<delayed_state>();
-  auto deadline = std::chrono::steady_clock::now() + delay;
-  auto& sys = dest->system();
-  sys.timers().schedule(deadline, delayed_message{state, std::move(dest), std::move(elem)});
+  auto& clock = dest->system().clock();
+  auto deadline = clock.now() + delay;
+  clock.schedule(deadline, delayed_message{state, std::move(dest), std::move(elem)});
   return disposable{std::move(state)};
 }
 

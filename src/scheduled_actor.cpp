@@ -103,7 +103,10 @@ TROUPE_HOT resumable::resume_result scheduled_actor::resume(execution_unit* ctx,
     }
     mailbox_element_ptr elem{raw};
     after_pop();
-    bool consumed = consume(elem) == consume_result::consumed;
+    // Skipped (stashed) messages count too: one message per unit of
+    // throughput is what lets a deterministic scheduler step one at a time.
+    ++handled;
+    consume(elem);
     if (terminated())
       return resume_result::done;
     // Muted: whoever drains the full mailbox schedules us again.
@@ -113,7 +116,7 @@ TROUPE_HOT resumable::resume_result scheduled_actor::resume(execution_unit* ctx,
     // Jobs only this worker can run (its next slot, its later queue) must
     // not wait behind a mailbox that senders keep full: look every 64
     // messages and make room for them.
-    if (consumed && (++handled & 63) == 0 && ctx != nullptr && ctx->has_private_work())
+    if ((handled & 63) == 0 && ctx != nullptr && ctx->has_private_work())
       return resume_result::resume_later;
   }
   return resume_result::resume_later;
@@ -214,7 +217,7 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
   current_element_ = elem.get();
   if (idle_ != nullptr) [[unlikely]]
     if (!elem->mid.is_system() || !elem->payload.match_elements<detail::idle_timeout_msg>())
-      idle_->last_activity = std::chrono::steady_clock::now();
+      idle_->last_activity = system().clock().now();
   consume_result result;
   try {
     if (elem->mid.is_response())
@@ -318,11 +321,11 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
   auto mid = message_id::make_request(number, p);
   uint64_t timer = detail::invalid_timer_id;
   if (timeout != infinite) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
+    auto deadline = system().clock().now() + timeout;
     // A strong reference: the requester must live to see its timeout even
     // if nobody else holds a handle to it. Released when the timer fires or
     // is cancelled (response arrived, or the actor terminated).
-    timer = system().timers().schedule(deadline, [self = self_ptr(), number] {
+    timer = system().clock().schedule(deadline, [self = self_ptr(), number] {
       self->get()->enqueue(
         make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
                              make_message(detail::request_timeout_msg{number})),
@@ -377,7 +380,7 @@ scheduled_actor::consume_result scheduled_actor::handle_response(mailbox_element
     return consume_result::skipped;
   auto handler = take_pending(entry);
   if (handler.timer != detail::invalid_timer_id)
-    system().timers().cancel(handler.timer);
+    system().clock().cancel(handler.timer);
   auto& msg = elem->payload;
   if (msg.match_elements<error>()) {
     auto& err = msg.get_mutable_as<error>(0);
@@ -443,30 +446,30 @@ void scheduled_actor::set_idle_handler_impl(timespan delay, bool strong, bool re
   if (idle_ == nullptr)
     idle_ = std::make_unique<idle_state>();
   else if (idle_->timer != detail::invalid_timer_id)
-    system().timers().cancel(idle_->timer);
+    system().clock().cancel(idle_->timer);
   idle_->delay = delay;
   idle_->handler = std::move(fn);
   idle_->strong = strong;
   idle_->repeat = repeat;
   ++idle_->generation;
-  idle_->last_activity = std::chrono::steady_clock::now();
+  idle_->last_activity = system().clock().now();
   arm_idle_timer(idle_->last_activity + delay);
 }
 
-void scheduled_actor::arm_idle_timer(std::chrono::steady_clock::time_point deadline) {
+void scheduled_actor::arm_idle_timer(actor_clock::time_point deadline) {
   auto deliver = [generation = idle_->generation](const strong_actor_ptr& self) {
     self->get()->enqueue(
       make_mailbox_element(nullptr, message_id::make_system(message_priority::normal),
                            make_message(detail::idle_timeout_msg{generation})),
       nullptr);
   };
-  auto& timers = system().timers();
+  auto& clock = system().clock();
   // A strong handler's timer holds a reference, released when it fires or
   // when the actor terminates (on_cleanup cancels it).
   if (idle_->strong)
-    idle_->timer = timers.schedule(deadline, [self = self_ptr(), deliver] { deliver(self); });
+    idle_->timer = clock.schedule(deadline, [self = self_ptr(), deliver] { deliver(self); });
   else
-    idle_->timer = timers.schedule(deadline, [self = weak_actor_ptr{self_ptr()}, deliver] {
+    idle_->timer = clock.schedule(deadline, [self = weak_actor_ptr{self_ptr()}, deliver] {
       if (auto strong = self.lock())
         deliver(strong);
     });
@@ -476,7 +479,7 @@ void scheduled_actor::handle_idle_timeout(uint64_t generation) {
   if (idle_ == nullptr || generation != idle_->generation || !idle_->handler)
     return; // replaced, or a once handler that ran
   idle_->timer = detail::invalid_timer_id;
-  auto now = std::chrono::steady_clock::now();
+  auto now = system().clock().now();
   if (!awaited_.empty()) {
     arm_idle_timer(now + idle_->delay);
     return;
@@ -490,7 +493,7 @@ void scheduled_actor::handle_idle_timeout(uint64_t generation) {
   auto restore = [this, &fn, generation] {
     if (idle_ != nullptr && idle_->generation == generation && idle_->repeat) {
       idle_->handler = std::move(fn);
-      idle_->last_activity = std::chrono::steady_clock::now();
+      idle_->last_activity = system().clock().now();
       arm_idle_timer(idle_->last_activity + idle_->delay);
     }
   };
@@ -510,7 +513,7 @@ void scheduled_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   mute_target_ = nullptr;
   if (idle_ != nullptr) {
     if (idle_->timer != detail::invalid_timer_id)
-      system().timers().cancel(idle_->timer);
+      system().clock().cancel(idle_->timer);
     idle_.reset();
   }
   // Bounce skipped messages too, and drop behaviors and pending handlers so
@@ -518,7 +521,7 @@ void scheduled_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   bounce_all(stash_, reason, ctx);
   for (auto& x : pending_)
     if (x.timer != detail::invalid_timer_id)
-      system().timers().cancel(x.timer);
+      system().clock().cancel(x.timer);
   pending_.clear();
   note_pending_requests(0);
   awaited_.clear();

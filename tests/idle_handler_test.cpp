@@ -1,10 +1,12 @@
 // set_idle_handler: a handler that runs once an actor has handled no message
-// for a delay, as in CAF 1.x. Tests assert only what no scheduling delay can
-// change: that the handler never runs before the delay, how often it runs,
-// and who keeps the actor alive.
+// for a delay, as in CAF 1.x. When it runs is checked in virtual time (the
+// deterministic fixture), to the tick; who keeps the actor alive on real
+// threads, under every scheduler policy.
 
 #include "troupe/atoms.hpp"
 #include "troupe/event_based_actor.hpp"
+
+#include "troupe/test/deterministic.hpp"
 
 #include "support/actor_fixture.hpp"
 
@@ -15,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace std::chrono_literals;
 using namespace troupe;
@@ -23,59 +26,155 @@ using troupe::test::patience;
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
+// -- when the handler runs: in virtual time ----------------------------------------
 
-class idle_handlers : public troupe::test::actor_fixture {};
+class idle_handlers_in_virtual_time : public troupe::test::deterministic {
+public:
+  /// Virtual time since the test began.
+  timespan elapsed() {
+    return std::chrono::duration_cast<timespan>(now() - start_);
+  }
 
-TEST_P(idle_handlers, a_once_handler_runs_once_after_the_delay) {
-  auto start = clock_type::now();
-  auto a = sys.spawn([r = reporter](event_based_actor* self) {
-    self->set_idle_handler(30ms, strong_ref, once, [self, r] { self->mail(idle_atom_v).send(r); });
+  /// Moves time by `d` and runs what that delivered.
+  void wait(timespan d) {
+    advance_time(d);
+    dispatch_messages();
+  }
+
+  /// Moves time to the next timer and runs what it delivered.
+  void step() {
+    ASSERT_TRUE(trigger_timeout());
+    dispatch_messages();
+  }
+
+private:
+  actor_clock::time_point start_ = now();
+};
+
+using idle_in_virtual_time = idle_handlers_in_virtual_time;
+
+TEST_F(idle_in_virtual_time, a_once_handler_runs_once_exactly_after_the_delay) {
+  std::vector<timespan> runs;
+  sys.spawn([this, &runs](event_based_actor* self) {
+    self->set_idle_handler(30ms, strong_ref, once, [this, &runs] { runs.push_back(elapsed()); });
     return behavior{[](int) {}};
   });
-  next<idle_atom>();
-  EXPECT_GE(clock_type::now() - start, 30ms);
-  // Three more delays of quiet: a once handler stays silent.
-  std::this_thread::sleep_for(100ms);
-  EXPECT_FALSE(has_queued<idle_atom>());
-  self->send_exit(a, exit_reason::user_shutdown);
+  wait(29ms);
+  EXPECT_TRUE(runs.empty());
+  wait(1ms);
+  EXPECT_EQ(runs, std::vector<timespan>{30ms});
+  wait(1h);
+  EXPECT_EQ(runs.size(), 1u);
+  EXPECT_EQ(num_timeouts(), 0u);
 }
 
-TEST_P(idle_handlers, a_repeat_handler_runs_after_every_quiet_delay_until_the_actor_quits) {
-  auto a = sys.spawn([r = reporter](event_based_actor* self) {
-    auto count = std::make_shared<int>(0);
-    self->set_idle_handler(10ms, strong_ref, repeat, [self, r, count] {
-      self->mail(idle_atom_v, ++*count).send(r);
-      if (*count == 3)
+TEST_F(idle_in_virtual_time, a_repeat_handler_runs_after_every_quiet_delay_until_the_actor_quits) {
+  std::vector<timespan> runs;
+  auto a = sys.spawn([this, &runs](event_based_actor* self) {
+    self->set_idle_handler(10ms, strong_ref, repeat, [this, self, &runs] {
+      runs.push_back(elapsed());
+      if (runs.size() == 3)
         self->quit();
     });
     return behavior{[](int) {}};
   });
-  self->monitor(a);
-  for (int i = 1; i <= 3; ++i)
-    self->receive([&](idle_atom, int n) { EXPECT_EQ(n, i); },
-                  after(patience) >> [] { ADD_FAILURE() << "no idle report in time"; });
-  EXPECT_EQ(next<down_msg>().reason, exit_reason::normal);
-  EXPECT_FALSE(has_queued<idle_atom>());
+  wait(25ms);
+  // Each run re-arms the timer for a full delay from then.
+  step();
+  step();
+  EXPECT_EQ(runs, (std::vector<timespan>{25ms, 35ms, 45ms}));
+  EXPECT_TRUE(terminated(a));
+  EXPECT_EQ(num_timeouts(), 0u);
 }
 
-TEST_P(idle_handlers, every_message_postpones_the_handler_by_a_full_delay) {
-  auto a = sys.spawn([r = reporter](event_based_actor* self) {
-    auto last = std::make_shared<clock_type::time_point>(clock_type::now());
-    self->set_idle_handler(40ms, strong_ref, once, [self, r, last] {
-      auto quiet = std::chrono::duration_cast<timespan>(clock_type::now() - *last);
-      self->mail(idle_atom_v, quiet).send(r);
-    });
-    return behavior{[last](int) { *last = clock_type::now(); }};
+TEST_F(idle_in_virtual_time, every_message_postpones_the_handler_by_a_full_delay) {
+  std::vector<timespan> runs;
+  auto a = sys.spawn([this, &runs](event_based_actor* self) {
+    self->set_idle_handler(40ms, strong_ref, once, [this, &runs] { runs.push_back(elapsed()); });
+    return behavior{[](int) {}};
   });
   for (int i = 0; i < 10; ++i) {
-    self->mail(i).send(a);
-    std::this_thread::sleep_for(10ms);
+    inject().with(i).to(a);
+    wait(10ms);
   }
-  self->receive([&](idle_atom, timespan quiet) { EXPECT_GE(quiet, 40ms); },
-                after(patience) >> [] { ADD_FAILURE() << "no idle report in time"; });
-  self->send_exit(a, exit_reason::user_shutdown);
+  // The last message came at 90ms.
+  EXPECT_TRUE(runs.empty());
+  wait(29ms);
+  EXPECT_TRUE(runs.empty());
+  wait(1ms);
+  EXPECT_EQ(runs, std::vector<timespan>{130ms});
 }
+
+TEST_F(idle_in_virtual_time, a_new_handler_replaces_the_old_one) {
+  std::vector<std::string> runs;
+  sys.spawn([&runs](event_based_actor* self) {
+    self->set_idle_handler(10ms, strong_ref, once, [&runs] { runs.push_back("old"); });
+    self->set_idle_handler(30ms, strong_ref, once, [&runs] { runs.push_back("new"); });
+    return behavior{[](int) {}};
+  });
+  wait(29ms);
+  EXPECT_TRUE(runs.empty());
+  wait(1h);
+  EXPECT_EQ(runs, std::vector<std::string>{"new"});
+}
+
+TEST_F(idle_in_virtual_time, a_handler_may_set_its_successor) {
+  std::vector<timespan> first;
+  std::vector<timespan> second;
+  sys.spawn([this, &first, &second](event_based_actor* self) {
+    self->set_idle_handler(10ms, strong_ref, repeat, [this, self, &first, &second] {
+      first.push_back(elapsed());
+      self->set_idle_handler(15ms, strong_ref, once,
+                             [this, &second] { second.push_back(elapsed()); });
+    });
+    return behavior{[](int) {}};
+  });
+  step();
+  step();
+  EXPECT_EQ(first, std::vector<timespan>{10ms});
+  EXPECT_EQ(second, std::vector<timespan>{25ms});
+  EXPECT_EQ(num_timeouts(), 0u);
+}
+
+TEST_F(idle_in_virtual_time, an_actor_awaiting_a_response_is_not_idle) {
+  // Answers 100ms after a request, much later than the idle delay.
+  auto slow = sys.spawn([](event_based_actor* self) {
+    return behavior{
+      [self](get_atom) {
+        auto rp = self->make_response_promise();
+        self->mail(ok_atom_v).delay(100ms).send(self);
+        self->become(keep_behavior, [self, rp](ok_atom) mutable {
+          rp.deliver(42);
+          self->unbecome();
+        });
+        return rp;
+      },
+    };
+  });
+  std::vector<timespan> runs;
+  bool answered = false;
+  sys.spawn([this, slow, &runs, &answered](event_based_actor* self) {
+    self->set_idle_handler(20ms, strong_ref, once, [this, &runs] { runs.push_back(elapsed()); });
+    self->mail(get_atom_v).request(slow, infinite).await([&answered](int) { answered = true; });
+    return behavior{[](int) {}};
+  });
+  dispatch_messages(); // the request reaches `slow` at 0ms
+  wait(99ms);           // the idle timer fires at 20ms, but the actor awaits
+  EXPECT_TRUE(runs.empty());
+  EXPECT_FALSE(answered);
+  wait(1ms);
+  EXPECT_TRUE(answered);
+  // Re-armed at 99ms while it waited, the timer fires at 119ms and finds
+  // the actor quiet only since the response at 100ms.
+  step();
+  EXPECT_TRUE(runs.empty());
+  step();
+  EXPECT_EQ(runs, std::vector<timespan>{120ms});
+}
+
+// -- who keeps the actor alive: on real threads ------------------------------------------
+
+class idle_handlers : public troupe::test::actor_fixture {};
 
 TEST_P(idle_handlers, a_strong_handler_keeps_an_actor_without_handles_alive_until_it_ran) {
   auto a = sys.spawn([r = reporter](event_based_actor* self) {
@@ -98,67 +197,6 @@ TEST_P(idle_handlers, a_weak_handler_does_not_keep_an_actor_alive) {
   a = nullptr;
   EXPECT_EQ(next<down_msg>().reason, exit_reason::unreachable);
   EXPECT_FALSE(has_queued<idle_atom>());
-}
-
-TEST_P(idle_handlers, a_new_handler_replaces_the_old_one) {
-  auto a = sys.spawn([r = reporter](event_based_actor* self) {
-    self->set_idle_handler(10ms, strong_ref, once,
-                           [self, r] { self->mail(idle_atom_v, std::string{"old"}).send(r); });
-    self->set_idle_handler(30ms, strong_ref, once,
-                           [self, r] { self->mail(idle_atom_v, std::string{"new"}).send(r); });
-    return behavior{[](int) {}};
-  });
-  self->receive([&](idle_atom, const std::string& which) { EXPECT_EQ(which, "new"); },
-                after(patience) >> [] { ADD_FAILURE() << "no idle report in time"; });
-  std::this_thread::sleep_for(60ms);
-  EXPECT_FALSE(has_queued<idle_atom>());
-  self->send_exit(a, exit_reason::user_shutdown);
-}
-
-TEST_P(idle_handlers, a_handler_may_set_its_successor) {
-  auto a = sys.spawn([r = reporter](event_based_actor* self) {
-    self->set_idle_handler(10ms, strong_ref, repeat, [self, r] {
-      self->mail(idle_atom_v, 1).send(r);
-      self->set_idle_handler(10ms, strong_ref, once, [self, r] {
-        self->mail(idle_atom_v, 2).send(r);
-      });
-    });
-    return behavior{[](int) {}};
-  });
-  self->receive([&](idle_atom, int n) { EXPECT_EQ(n, 1); },
-                after(patience) >> [] { ADD_FAILURE() << "no first report in time"; });
-  self->receive([&](idle_atom, int n) { EXPECT_EQ(n, 2); },
-                after(patience) >> [] { ADD_FAILURE() << "no second report in time"; });
-  std::this_thread::sleep_for(50ms);
-  EXPECT_FALSE(has_queued<idle_atom>());
-  self->send_exit(a, exit_reason::user_shutdown);
-}
-
-TEST_P(idle_handlers, an_actor_awaiting_a_response_is_not_idle) {
-  // Answers 100ms after a request, much later than the idle delay.
-  auto slow = sys.spawn([](event_based_actor* self) {
-    return behavior{
-      [self](get_atom) {
-        auto rp = self->make_response_promise();
-        self->mail(ok_atom_v).delay(100ms).send(self);
-        self->become(keep_behavior, [self, rp](ok_atom) mutable {
-          rp.deliver(42);
-          self->unbecome();
-        });
-        return rp;
-      },
-    };
-  });
-  auto a = sys.spawn([r = reporter, slow](event_based_actor* self) {
-    auto answered = std::make_shared<bool>(false);
-    self->set_idle_handler(20ms, strong_ref, once,
-                           [self, r, answered] { self->mail(idle_atom_v, *answered).send(r); });
-    self->mail(get_atom_v).request(slow, patience).await([answered](int) { *answered = true; });
-    return behavior{[](int) {}};
-  });
-  self->receive([&](idle_atom, bool answered) { EXPECT_TRUE(answered); },
-                after(patience) >> [] { ADD_FAILURE() << "no idle report in time"; });
-  self->send_exit(a, exit_reason::user_shutdown);
 }
 
 TEST_P(idle_handlers, a_delay_that_is_not_positive_or_is_infinite_is_an_error) {

@@ -7,6 +7,8 @@
 #include "troupe/event_based_actor.hpp"
 #include "troupe/typed_actor.hpp"
 
+#include "troupe/test/deterministic.hpp"
+
 #include "support/actor_fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -67,44 +69,6 @@ TEST_P(mails, request_from_an_event_based_actor_runs_then) {
                 after(patience) >> [] { ADD_FAILURE() << "no result in time"; });
   EXPECT_EQ(x, 5);
   self->send_exit(client, exit_reason::user_shutdown);
-}
-
-TEST_P(mails, delay_sends_only_after_the_delay) {
-  auto start = std::chrono::steady_clock::now();
-  self->mail(tick_atom_v).delay(30ms).send(self);
-  next<tick_atom>();
-  EXPECT_GE(std::chrono::steady_clock::now() - start, 30ms);
-}
-
-TEST_P(mails, a_disposed_delayed_mail_never_arrives_and_is_no_dead_letter) {
-  auto dead = sys.dead_letters();
-  auto first = self->mail(1).delay(20ms).send(self);
-  EXPECT_TRUE(first.valid());
-  EXPECT_FALSE(first.disposed());
-  first.dispose();
-  EXPECT_TRUE(first.disposed());
-  first.dispose(); // twice is harmless
-  // Sent later than the first would have arrived: it must come alone.
-  self->mail(2).delay(60ms).send(self);
-  EXPECT_EQ(next<int>(), 2);
-  EXPECT_FALSE(has_queued<int>());
-  EXPECT_EQ(sys.dead_letters(), dead);
-}
-
-TEST_P(mails, a_delayed_mail_counts_as_disposed_once_it_was_sent) {
-  auto tick = self->mail(tick_atom_v).delay(1ms).send(self);
-  next<tick_atom>();
-  EXPECT_TRUE(tick.disposed());
-  tick.dispose(); // too late: changes nothing
-  EXPECT_TRUE(tick.disposed());
-}
-
-TEST_P(mails, a_disposed_anon_mail_never_arrives) {
-  auto first = anon_mail(1).delay(20ms).send(self);
-  first.dispose();
-  anon_mail(2).delay(60ms).send(self);
-  EXPECT_EQ(next<int>(), 2);
-  EXPECT_FALSE(has_queued<int>());
 }
 
 TEST_P(mails, a_delayed_mail_to_no_actor_refers_to_nothing) {
@@ -259,5 +223,56 @@ TEST(predefined_atoms, print_by_name_and_have_ids_below_the_custom_range) {
 }
 
 TROUPE_TEST_EVERY_POLICY(mails);
+
+
+// -- delayed mail, in virtual time -----------------------------------------------------
+
+class mails_in_virtual_time : public troupe::test::deterministic {};
+
+TEST_F(mails_in_virtual_time, delay_sends_exactly_after_the_delay) {
+  auto a = sys.spawn([] { return behavior{[](tick_atom) {}, [](int) {}}; });
+  auto start = now();
+  anon_mail(tick_atom_v).delay(30ms).send(a);
+  auto b = sys.spawn([a](event_based_actor* self) { self->mail(1).delay(40ms).send(a); });
+  advance_time(29ms);
+  EXPECT_EQ(mail_count(a), 0u);
+  advance_time(1ms);
+  expect<tick_atom>().from(nullptr).to(a);
+  advance_time(10ms);
+  expect<int>().from(b).to(a);
+  EXPECT_EQ(now(), start + 40ms);
+}
+
+TEST_F(mails_in_virtual_time, a_disposed_delayed_mail_never_arrives_and_is_no_dead_letter) {
+  disposable first;
+  disposable anon;
+  auto a = sys.spawn([&first, &anon](event_based_actor* self) {
+    first = self->mail(1).delay(20ms).send(self);
+    anon = anon_mail(2).delay(20ms).send(self);
+    self->mail(3).delay(60ms).send(self);
+    return behavior{[](int) {}};
+  });
+  EXPECT_EQ(num_timeouts(), 3u);
+  EXPECT_TRUE(first.valid());
+  EXPECT_FALSE(first.disposed());
+  first.dispose();
+  EXPECT_TRUE(first.disposed());
+  first.dispose(); // twice is harmless
+  anon.dispose();
+  trigger_all_timeouts();
+  expect<int>().with(3).to(a);
+  EXPECT_EQ(mail_count(a), 0u);
+  EXPECT_EQ(sys.dead_letters(), 0u);
+}
+
+TEST_F(mails_in_virtual_time, a_delayed_mail_counts_as_disposed_once_it_was_sent) {
+  auto a = sys.spawn([] { return behavior{[](tick_atom) {}}; });
+  auto tick = anon_mail(tick_atom_v).delay(1ms).send(a);
+  EXPECT_FALSE(tick.disposed());
+  advance_time(1ms);
+  EXPECT_TRUE(tick.disposed());
+  tick.dispose(); // too late: changes nothing
+  expect<tick_atom>().to(a);
+}
 
 } // namespace

@@ -5,6 +5,8 @@
 #include "troupe/scoped_actor.hpp"
 #include "troupe/stateful_actor.hpp"
 
+#include "troupe/test/deterministic.hpp"
+
 #include "support/actor_fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -200,17 +202,6 @@ TEST_P(scheduled_actors, then_gets_the_response_value) {
   EXPECT_EQ(next<int>(), 42);
 }
 
-TEST_P(scheduled_actors, then_gets_request_timeout_when_the_receiver_never_answers) {
-  auto silent = sys.spawn(never_answers);
-  // Keep the handle: an actor nobody can reach may be cleaned up before its
-  // timeout fires.
-  auto client = sys.spawn([=, r = reporter](event_based_actor* a) {
-    a->request(silent, 50ms, 1).then([=](int) { a->send(r, "a value"s); },
-                                     [=](error& err) { a->send(r, err); });
-  });
-  EXPECT_EQ(next<error>(), errc::request_timeout);
-}
-
 TEST_P(scheduled_actors, a_request_to_an_invalid_handle_gets_invalid_argument) {
   auto client = sys.spawn([r = reporter](event_based_actor* a) {
     a->request(actor{}, patience, 1).then([=](int) { a->send(r, "a value"s); },
@@ -269,23 +260,6 @@ TEST_P(scheduled_actors, awaited_responses_are_handled_newest_request_first) {
   self->send(server, "open");
   EXPECT_EQ(next<int>(), 2);
   EXPECT_EQ(next<int>(), 1);
-}
-
-TEST_P(scheduled_actors, await_gets_request_timeout_and_then_resumes_the_behavior) {
-  auto silent = sys.spawn(never_answers);
-  auto client = sys.spawn([=, r = reporter](event_based_actor* c) {
-    return behavior{
-      [=](const std::string&) {
-        c->request(silent, 50ms, 1).await([=](int) { c->send(r, "a value"s); },
-                                          [=](error& err) { c->send(r, err); });
-      },
-      [=](int x) { c->send(r, x); },
-    };
-  });
-  self->send(client, "go");
-  self->send(client, 7);
-  EXPECT_EQ(next<error>(), errc::request_timeout);
-  EXPECT_EQ(next<int>(), 7);
 }
 
 TEST_P(scheduled_actors, responses_arriving_out_of_order_each_reach_their_own_handler) {
@@ -447,24 +421,6 @@ TEST_P(scheduled_actors, quit_terminates_with_its_reason_after_the_current_messa
   EXPECT_EQ(next<down_msg>().reason, exit_reason::user_shutdown);
 }
 
-TEST_P(scheduled_actors, delayed_send_arrives_no_earlier_than_its_delay) {
-  auto a = sys.spawn([r = reporter](event_based_actor* a) {
-    auto start = std::make_shared<std::chrono::steady_clock::time_point>();
-    return behavior{
-      [=](const std::string&) {
-        *start = std::chrono::steady_clock::now();
-        a->delayed_send(a->self_handle(), 50ms, 1);
-      },
-      [=](int) {
-        auto waited = std::chrono::steady_clock::now() - *start;
-        a->send(r, std::chrono::duration_cast<timespan>(waited));
-      },
-    };
-  });
-  self->send(a, "start");
-  EXPECT_GE(next<timespan>(), 50ms);
-}
-
 // -- response promises ---------------------------------------------------------------------
 
 TEST_P(scheduled_actors, a_response_promise_delivers_from_a_later_message) {
@@ -573,6 +529,94 @@ struct pong {
   int n = 0;
 };
 
+
+// -- timeouts and delays, in virtual time ------------------------------------------------
+
+class actors_in_virtual_time : public troupe::test::deterministic {};
+
+TEST_F(actors_in_virtual_time, then_gets_request_timeout_exactly_at_the_timeout) {
+  auto silent = sys.spawn(never_answers);
+  std::vector<error> errors;
+  auto client = sys.spawn([silent, &errors](event_based_actor* a) {
+    a->request(silent, 50ms, 1).then([](int) { ADD_FAILURE() << "a value"; },
+                                     [&errors](error& err) { errors.push_back(err); });
+  });
+  expect<int>().from(client).to(silent);
+  advance_time(49ms);
+  EXPECT_EQ(dispatch_messages(), 0u);
+  advance_time(1ms);
+  EXPECT_EQ(dispatch_messages(), 1u);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], errc::request_timeout);
+  EXPECT_TRUE(terminated(client));
+}
+
+TEST_F(actors_in_virtual_time, await_gets_request_timeout_and_then_resumes_the_behavior) {
+  auto silent = sys.spawn(never_answers);
+  std::vector<std::string> log;
+  auto client = sys.spawn([silent, &log](event_based_actor* c) {
+    return behavior{
+      [c, silent, &log](const std::string&) {
+        c->request(silent, 50ms, 1).await([&log](int) { log.push_back("value"); },
+                                          [&log](error& err) {
+                                            if (err == errc::request_timeout)
+                                              log.push_back("timeout");
+                                          });
+      },
+      [&log](int x) { log.push_back("message " + std::to_string(x)); },
+    };
+  });
+  inject().with("go"s).to(client);
+  anon_mail(7).send(client);
+  expect<int>().from(client).to(silent);
+  // Suspended by the await, the client keeps 7 for later.
+  expect<int>().with(7).to(client);
+  EXPECT_TRUE(log.empty());
+  advance_time(50ms);
+  dispatch_messages();
+  EXPECT_EQ(log, (std::vector<std::string>{"timeout", "message 7"}));
+}
+
+TEST_F(actors_in_virtual_time, delayed_send_arrives_exactly_after_its_delay) {
+  std::vector<timespan> arrivals;
+  auto start = now();
+  auto a = sys.spawn([this, start, &arrivals](event_based_actor* a) {
+    return behavior{
+      [a](const std::string&) { a->delayed_send(a->self_handle(), 50ms, 1); },
+      [this, start, &arrivals](int) { arrivals.push_back(now() - start); },
+    };
+  });
+  advance_time(10ms);
+  inject().with("start"s).to(a);
+  advance_time(49ms);
+  dispatch_messages();
+  EXPECT_TRUE(arrivals.empty());
+  advance_time(1ms);
+  dispatch_messages();
+  EXPECT_EQ(arrivals, std::vector<timespan>{60ms});
+}
+
+TEST_F(actors_in_virtual_time, a_then_timeout_waits_while_an_await_suspends_the_behavior) {
+  auto silent = sys.spawn(never_answers);
+  auto server = sys.spawn(gate);
+  std::vector<std::string> log;
+  auto client = sys.spawn([silent, server, &log](event_based_actor* c) {
+    return behavior{[c, silent, server, &log](const std::string&) {
+      c->request(silent, 1ms, 1).then([&log](int) { log.push_back("then value"); },
+                                      [&log](error&) { log.push_back("then timeout"); });
+      c->request(server, infinite, 2).await([&log](int) { log.push_back("awaited"); });
+    }};
+  });
+  inject().with("go"s).to(client);
+  // Long past the first request's timeout, which must wait for the await.
+  advance_time(100ms);
+  dispatch_messages();
+  EXPECT_TRUE(log.empty());
+  anon_mail("open"s).send(server);
+  dispatch_messages();
+  EXPECT_EQ(log, (std::vector<std::string>{"awaited", "then timeout"}));
+}
+
 } // namespace pp
 
 } // namespace
@@ -667,24 +711,6 @@ TEST_P(scheduled_actors, a_delegated_plain_send_is_answered_by_the_delegate_only
   self->send(front, 4);
   EXPECT_EQ(next<int>(), 40);
   EXPECT_FALSE(has_queued<int>());
-}
-
-TEST_P(scheduled_actors, a_then_timeout_waits_while_an_await_suspends_the_behavior) {
-  auto silent = sys.spawn(never_answers);
-  auto server = sys.spawn(gate);
-  auto client = sys.spawn([=, r = reporter](event_based_actor* c) {
-    return behavior{[=](const std::string&) {
-      c->request(silent, 1ms, 1).then([=](int) { c->send(r, "then value"s); },
-                                      [=](error&) { c->send(r, "then timeout"s); });
-      c->request(server, patience, 2).await([=](int) { c->send(r, "awaited"s); });
-    }};
-  });
-  self->send(client, "go");
-  // Long past the first request's timeout, which must wait for the await.
-  std::this_thread::sleep_for(100ms);
-  self->send(server, "open");
-  EXPECT_EQ(next<std::string>(), "awaited");
-  EXPECT_EQ(next<std::string>(), "then timeout");
 }
 
 // -- stateful actors ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 #pragma once
 
-// The actor system owns the scheduler, the timer service and the threads of
+// The actor system owns the scheduler, the clock and the threads of
 // detached and blocking actors, and spawns actors. Destroying it waits until
 // every actor (but hidden ones) has terminated. While actors run it waits;
 // once none has taken a message for the grace period
@@ -12,10 +12,10 @@
 //   auto worker = sys.spawn([] { return behavior{[](int x) { return x * 2; }}; });
 
 #include "troupe/actor.hpp"
+#include "troupe/actor_clock.hpp"
 #include "troupe/actor_system_config.hpp"
 #include "troupe/blocking_actor.hpp"
 #include "troupe/detail/callable_trait.hpp"
-#include "troupe/detail/timer_service.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scheduler/scheduler.hpp"
 #include "troupe/spawn_options.hpp"
@@ -104,12 +104,19 @@ class actor_system {
 public:
   explicit actor_system(const actor_system_config& cfg);
 
+  /// Runs on `sched` and `clock` instead of the scheduler named in `cfg` and
+  /// the steady-clock timer thread: how the deterministic test fixture
+  /// (troupe/test/deterministic.hpp) takes control. A null pointer keeps
+  /// the default.
+  actor_system(const actor_system_config& cfg, std::unique_ptr<troupe::scheduler> sched,
+               std::unique_ptr<actor_clock> clock);
+
   actor_system(const actor_system&) = delete;
   actor_system& operator=(const actor_system&) = delete;
 
   /// Waits for every non-hidden actor (once none has run for the grace
-  /// period, shutdown() stops them), then stops the scheduler, the timer
-  /// service and every actor thread.
+  /// period, shutdown() stops them), then stops the scheduler, the clock
+  /// and every actor thread.
   ~actor_system();
 
   // -- spawning -------------------------------------------------------------------
@@ -243,8 +250,9 @@ public:
     return *scheduler_;
   }
 
-  detail::timer_service& timers() noexcept {
-    return timers_;
+  /// Runs delayed sends, request timeouts and idle handlers.
+  actor_clock& clock() noexcept {
+    return *clock_;
   }
 
   /// Per-worker counters of the scheduler.
@@ -314,7 +322,7 @@ private:
   const actor_system_config& cfg_;
   size_t max_throughput_;
   std::unique_ptr<troupe::scheduler> scheduler_;
-  detail::timer_service timers_;
+  std::unique_ptr<actor_clock> clock_;
   std::atomic<actor_id> next_id_{1};
   std::atomic<uint64_t> dead_letters_{0};
   std::atomic<uint64_t> dead_letters_at_shutdown_{0};

@@ -5,6 +5,7 @@
 // actor's own thread, if detached) calls to handle up to `max_throughput`
 // messages.
 
+#include "troupe/actor_clock.hpp"
 #include "troupe/behavior.hpp"
 #include "troupe/detail/unique_fn.hpp"
 #include "troupe/fan_out_request.hpp"
@@ -308,7 +309,7 @@ private:
 
   void set_idle_handler_impl(timespan delay, bool strong, bool repeat,
                              detail::unique_fn<void()> fn);
-  void arm_idle_timer(std::chrono::steady_clock::time_point deadline);
+  void arm_idle_timer(actor_clock::time_point deadline);
   void handle_idle_timeout(uint64_t generation);
 
   /// Parks this actor on mute_target_'s list; true if it must stop now,
@@ -321,7 +322,7 @@ private:
   struct idle_state {
     timespan delay{};
     detail::unique_fn<void()> handler;
-    std::chrono::steady_clock::time_point last_activity;
+    actor_clock::time_point last_activity;
     uint64_t timer = 0;
     // Counts set_idle_handler calls: a timer of a replaced handler is stale.
     uint64_t generation = 0;
