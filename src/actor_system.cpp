@@ -26,20 +26,6 @@ void destroy_actor(abstract_actor* ptr) noexcept {
 
 namespace {
 
-/// The execution unit of a detached actor's thread: what it schedules goes
-/// to the shared scheduler.
-class detached_unit final : public execution_unit {
-public:
-  explicit detached_unit(scheduler& sched) noexcept : sched_(sched) {}
-
-  void exec_later(resumable* job) override {
-    sched_.schedule(job);
-  }
-
-private:
-  scheduler& sched_;
-};
-
 /// Each line of `xs` on a line of its own, indented.
 std::string join_lines(const std::vector<std::string>& xs) {
   std::string out;
@@ -319,7 +305,7 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
   // The thread's reference for the first resume.
   self->ref_resumable();
   start_thread([this, self, ctrl, state] {
-    detached_unit unit{*scheduler_};
+    outside_unit unit{*scheduler_};
     for (;;) {
       auto res = self->resume(&unit, max_throughput_);
       if (res == resumable::resume_result::resume_later)

@@ -1,6 +1,7 @@
 #include "troupe/scheduled_actor.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/detail/assert.hpp"
 #include "troupe/detail/hot.hpp"
 #include "troupe/logger.hpp"
 
@@ -82,6 +83,8 @@ struct running_guard {
 
 TROUPE_HOT resumable::resume_result scheduled_actor::resume(execution_unit* ctx,
                                                       size_t max_throughput) {
+  // A terminated actor's mailbox is closed: no push schedules it again.
+  TROUPE_ASSERT(!terminated());
   context_ = ctx;
   // A detached actor has its thread to itself: it waits for room instead.
   running_guard running{detached_ ? nullptr : this};

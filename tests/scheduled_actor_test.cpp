@@ -617,6 +617,44 @@ TEST_F(actors_in_virtual_time, a_then_timeout_waits_while_an_await_suspends_the_
   EXPECT_EQ(log, (std::vector<std::string>{"awaited", "then timeout"}));
 }
 
+
+TEST_F(actors_in_virtual_time, the_current_message_names_its_sender_and_id_while_it_runs) {
+  std::vector<std::string> seen;
+  auto a = sys.spawn([&seen](event_based_actor* self) {
+    return behavior{[self, &seen](int) {
+      auto* elem = self->current_mailbox_element();
+      if (elem == nullptr) {
+        seen.push_back("no element");
+        return 0;
+      }
+      auto from = elem->sender ? "actor#" + std::to_string(elem->sender->id()) : "anonymous";
+      auto id = self->current_message_id();
+      seen.push_back(from + (id.is_request() ? " request" : " send"));
+      return 1;
+    }};
+  });
+  auto b = sys.spawn([a](event_based_actor* self) { self->request(a, infinite, 2).then([](int) {}); });
+  inject().with(1).to(a);
+  expect<int>().from(b).to(a);
+  EXPECT_EQ(seen, (std::vector<std::string>{"anonymous send",
+                                            "actor#" + std::to_string(b.id()) + " request"}));
+}
+
+TEST_F(actors_in_virtual_time, has_behavior_is_false_once_the_last_behavior_is_gone) {
+  std::vector<bool> seen;
+  auto a = sys.spawn([&seen](event_based_actor* self) {
+    seen.push_back(self->has_behavior()); // not yet: the factory returns it
+    return behavior{[self, &seen](int) {
+      seen.push_back(self->has_behavior());
+      self->unbecome();
+      seen.push_back(self->has_behavior());
+    }};
+  });
+  inject().with(1).to(a);
+  EXPECT_EQ(seen, (std::vector<bool>{false, true, false}));
+  EXPECT_TRUE(terminated(a));
+}
+
 } // namespace pp
 
 } // namespace

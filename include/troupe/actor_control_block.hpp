@@ -75,10 +75,6 @@ public:
     return false;
   }
 
-  size_t strong_count() const noexcept {
-    return strong_.load(std::memory_order_relaxed);
-  }
-
 private:
   /// Cleans up and destroys the actor (it is unreachable now).
   void on_last_strong_ref() noexcept;

@@ -171,8 +171,11 @@ public:
   /// The sender of the message being handled (may be null).
   const strong_actor_ptr& current_sender() const noexcept;
 
+  /// The id of the message being handled: a request's or a plain send's.
   message_id current_message_id() const noexcept;
 
+  /// The message being handled with its sender and id; null between
+  /// messages.
   mailbox_element* current_mailbox_element() const noexcept {
     return current_element_;
   }

@@ -252,11 +252,6 @@ public:
   void add_response_handler(uint64_t number, detail::response_fn on_value,
                             detail::response_error_fn on_error, uint64_t timer, bool awaited);
 
-  /// Number of requests still waiting for a response.
-  size_t pending_requests() const noexcept {
-    return pending_.size();
-  }
-
   // -- for the actor system ---------------------------------------------------------
 
   /// Runs this actor on a thread of its own instead of a scheduler.

@@ -6,19 +6,6 @@
 
 namespace troupe::test {
 
-/// What a running job schedules goes to the back of the queue.
-class deterministic_scheduler::unit final : public execution_unit {
-public:
-  explicit unit(deterministic_scheduler& parent) noexcept : parent_(parent) {}
-
-  void exec_later(resumable* job) override {
-    parent_.schedule(job);
-  }
-
-private:
-  deterministic_scheduler& parent_;
-};
-
 deterministic_scheduler::deterministic_scheduler() = default;
 
 deterministic_scheduler::~deterministic_scheduler() {
@@ -110,7 +97,8 @@ bool deterministic_scheduler::take(resumable* job) {
 }
 
 bool deterministic_scheduler::run(resumable* job, size_t n) {
-  unit ctx{*this};
+  // What the job schedules goes to the back of the queue.
+  outside_unit ctx{*this};
   auto* self = dynamic_cast<scheduled_actor*>(job);
   auto taken = self != nullptr ? self->messages_taken() : 0;
   auto result = job->resume(&ctx, n);

@@ -182,12 +182,17 @@ public:
   }
 
   /// Marks the reader blocked if nothing is queued. On false, nodes arrived
-  /// (take them) or the inbox is closed or already blocked.
+  /// (take them) or the inbox is closed. A blocked reader does not run until
+  /// a push unblocks it, so it never blocks twice (checked).
   bool try_block() noexcept {
     uintptr_t expected = 0;
-    return head_.compare_exchange_strong(expected, tag_word(blocked_tag()),
-                                         std::memory_order_release,
-                                         std::memory_order_relaxed);
+    if (head_.compare_exchange_strong(expected, tag_word(blocked_tag()),
+                                      std::memory_order_release, std::memory_order_relaxed))
+      return true;
+    // Only a pusher unblocks a reader, and it then runs the reader: a reader
+    // that finds itself blocked runs without having been woken.
+    TROUPE_ASSERT(expected != tag_word(blocked_tag()));
+    return false;
   }
 
   /// Leaves the blocked state without a push (e.g. on a timeout). On false,

@@ -301,6 +301,7 @@ public:
   /// Puts `x` back in front of the messages of its kind (urgent or normal).
   void push_front(T* x) noexcept {
     consumer_check check{consumers_};
+    TROUPE_ASSERT(!inbox_.closed()); // close() handed every message out
     (x->is_urgent() ? urgent_ : normal_).push_front(x);
     cached_.store(cached_.load(std::memory_order_relaxed) + 1,
                   std::memory_order_relaxed);
@@ -312,6 +313,7 @@ public:
   /// ones in front of the normal cache, so urgent messages still come first.
   void prepend(list_type&& xs) noexcept {
     consumer_check check{consumers_};
+    TROUPE_ASSERT(xs.empty() || !inbox_.closed()); // close() handed every message out
     auto n = xs.size();
     if (n == 0)
       return;

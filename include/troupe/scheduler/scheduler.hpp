@@ -66,4 +66,19 @@ public:
   static std::unique_ptr<scheduler> make(const scheduler_config& cfg);
 };
 
+/// The execution unit of a thread outside the scheduler's workers (a
+/// detached actor's thread, a test's): what a job run there schedules goes
+/// to the scheduler.
+class outside_unit final : public execution_unit {
+public:
+  explicit outside_unit(scheduler& sched) noexcept : sched_(sched) {}
+
+  void exec_later(resumable* job) override {
+    sched_.schedule(job);
+  }
+
+private:
+  scheduler& sched_;
+};
+
 } // namespace troupe

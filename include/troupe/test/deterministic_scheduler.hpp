@@ -78,8 +78,6 @@ public:
   std::vector<resumable*> jobs() const;
 
 private:
-  class unit;
-
   /// Takes `job` out of the queue; false if it is not there.
   bool take(resumable* job);
 
