@@ -3,6 +3,8 @@
 // What a bounded mailbox does with a message that finds it full
 // (troupe.mailbox.overflow, local_actor::set_mailbox_capacity).
 
+#include "troupe/detail/parse_name.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -40,13 +42,8 @@ constexpr std::string_view to_string(mailbox_overflow x) noexcept {
 
 /// Parses a name as written by to_string; false if it is none of them.
 constexpr bool from_string(std::string_view str, mailbox_overflow& x) noexcept {
-  for (auto policy : mailbox_overflows) {
-    if (to_string(policy) == str) {
-      x = policy;
-      return true;
-    }
-  }
-  return false;
+  return detail::parse_name(str, mailbox_overflows,
+                            [](mailbox_overflow y) { return to_string(y); }, x);
 }
 
 } // namespace troupe
