@@ -36,8 +36,13 @@ bool register_meta_object(type_id_t id, const meta_object* obj) noexcept {
     index.ids.emplace(obj->type_name, id);
     return true;
   }
-  if (expected == obj || expected->type_name == obj->type_name)
-    return true;
+  while (expected->type_name == obj->type_name) {
+    if (expected == obj || expected->hooks_included || !obj->hooks_included)
+      return true;
+    // A translation unit that read the serialization headers has the hooks.
+    if (slot.compare_exchange_weak(expected, obj, std::memory_order_acq_rel))
+      return true;
+  }
   std::fprintf(stderr,
                "troupe: type ID %u is taken by both '%.*s' and '%.*s'; "
                "two type ID blocks overlap\n",

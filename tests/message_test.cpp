@@ -1,6 +1,9 @@
 #include "troupe/message.hpp"
 
 #include "troupe/error.hpp"
+// Printing `position` through its inspect() needs the serialization hooks,
+// built only where a serialization header is included.
+#include "troupe/serialization/stringification_inspector.hpp"
 
 #include "support/allocations.hpp"
 #include "support/element_types.hpp"

@@ -4,10 +4,8 @@
 // error code enum, the enum's type ID as its category, and a context string
 // that says what went wrong in words.
 
-// Only the leaf meta_object.hpp before the definitions: the serialization
-// headers, which type_id.hpp includes, need a complete `error` (type_id.hpp
-// follows below, before the type ID block).
 #include "troupe/detail/meta_object.hpp"
+#include "troupe/type_id.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -232,8 +230,6 @@ private:
 #define TROUPE_ERROR_CODE_ENUM(enum_name)                                      \
   template <>                                                                  \
   struct troupe::is_error_code_enum<enum_name> : std::true_type {};
-
-#include "troupe/type_id.hpp"
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(core_errors, 100)
   TROUPE_ADD_TYPE_ID(core_errors, (troupe::errc))

@@ -21,6 +21,12 @@
 // but every translation unit that includes the block must define it (and
 // its inspect overload) before its end, where Troupe builds the type's meta
 // object. Message types must be copy-constructible.
+//
+// Each translation unit registers its own meta objects. Its serialization
+// hooks (detail/meta_object_hooks.hpp) exist only where a serialization
+// header is included: to save, load or print through inspect() a type, some
+// translation unit of the program must include both its block and one of
+// troupe/serialization/*.hpp.
 
 #include "troupe/detail/meta_object.hpp"
 
@@ -68,20 +74,24 @@ struct checked_type_id {
 
 // Instantiated where the compiler instantiates function templates, at the
 // end of the translation unit: a type named in a block may be completed
-// after it.
-template <class T>
+// after it, and meta_object_hooks is defined there if a serialization header
+// was read. `TranslationUnit` is a type of an unnamed namespace, so each
+// translation unit builds a meta object of its own.
+template <class T, class TranslationUnit>
 bool register_type() noexcept {
   static_assert(requires { sizeof(T); },
                 "troupe: a type in a type ID block is declared but not defined; "
                 "every translation unit that includes the block must define it");
   static_assert(std::is_copy_constructible_v<T>,
                 "troupe: message types must be copy-constructible");
-  static constexpr meta_object obj = meta_object_for<T>::make(type_name<T>::value);
+  static constexpr meta_object obj = [] {
+    auto result = meta_object_for<T>::make(type_name<T>::value);
+    if constexpr (requires { sizeof(meta_object_hooks<T>); })
+      meta_object_hooks<T>::add_to(result);
+    return result;
+  }();
   return register_meta_object(type_id<T>::value, &obj);
 }
-
-template <class T>
-inline const bool type_registered = false;
 
 } // namespace detail
 
@@ -108,6 +118,12 @@ struct atom_base {
 };
 
 } // namespace troupe
+
+namespace {
+struct troupe_translation_unit {};
+template <class T>
+const bool troupe_type_registered = false;
+} // namespace
 
 // -- macros ----------------------------------------------------------------------
 
@@ -140,10 +156,12 @@ struct atom_base {
   struct troupe::type_name<TROUPE_PP_UNPAREN(type)> {                          \
     static constexpr std::string_view value = name_str;                        \
   };                                                                           \
+  namespace {                                                                  \
   template <>                                                                  \
-  inline const bool                                                            \
-    troupe::detail::type_registered<TROUPE_PP_UNPAREN(type)>                   \
-    = ::troupe::detail::register_type<TROUPE_PP_UNPAREN(type)>();
+  [[maybe_unused]] const bool troupe_type_registered<TROUPE_PP_UNPAREN(type)>  \
+    = ::troupe::detail::register_type<TROUPE_PP_UNPAREN(type),                 \
+                                      troupe_translation_unit>();              \
+  }
 
 /// Defines the tag type `ns_name` ... as `struct atom_name` in the enclosing
 /// namespace `troupe_atoms`-free: the atom lands in the global namespace.
@@ -211,11 +229,3 @@ TROUPE_BEGIN_TYPE_ID_BLOCK(builtin, 0)
   TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::chrono::system_clock::time_point), "troupe::timestamp")
   TROUPE_ADD_TYPE_ID(builtin, (troupe::unit_t))
 TROUPE_END_TYPE_ID_BLOCK(builtin)
-
-// The meta objects above point at serialization hooks, whose bodies need the
-// complete inspectors by the end of every translation unit. A serialization
-// header that is being read right now includes this file itself once it is
-// complete (see the top of troupe/serialization/inspect.hpp).
-#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
-#include "troupe/detail/meta_object_hooks.hpp"
-#endif

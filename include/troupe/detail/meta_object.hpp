@@ -6,8 +6,10 @@
 // global table indexed by type ID, filled at static-initialisation time by the
 // type ID blocks.
 //
-// This header is a leaf (it includes no other Troupe header): error.hpp and
-// the serialization headers rely on that to avoid include cycles.
+// This header includes only the leaf fwd.hpp: error.hpp and the
+// serialization headers rely on that to avoid include cycles.
+
+#include "troupe/fwd.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -20,21 +22,7 @@
 
 namespace troupe {
 
-using type_id_t = uint16_t;
-
 inline constexpr type_id_t invalid_type_id = 0xFFFF;
-
-// Defined in type_id.hpp; declared here for headers that must not include it.
-template <class T>
-struct type_id;
-template <class T>
-struct type_name;
-
-// The inspectors behind the serialization hooks (troupe/serialization/).
-class binary_serializer;
-class binary_deserializer;
-class json_writer;
-class json_reader;
 
 namespace detail {
 
@@ -76,11 +64,16 @@ struct meta_object {
   bool (*load_binary)(binary_deserializer& source, void* ptr);
   bool (*save_json)(json_writer& sink, const void* ptr);
   bool (*load_json)(json_reader& source, void* ptr);
+  /// True if built where detail/meta_object_hooks.hpp was included: its
+  /// hooks are final. Registration prefers such an object (see
+  /// register_meta_object).
+  bool hooks_included;
 };
 
 /// The serialization hooks of `T`, and the stringify hook of the types
-/// stringify_value can't print; defined in detail/meta_object_hooks.hpp
-/// (included at the end of type_id.hpp).
+/// stringify_value can't print. Defined in detail/meta_object_hooks.hpp,
+/// which every serialization header includes; type_id.hpp uses it where it
+/// is defined by the end of the translation unit.
 template <class T>
 struct meta_object_hooks;
 
@@ -94,9 +87,11 @@ inline const meta_object* global_meta_object(type_id_t id) noexcept {
   return global_meta_objects[id].load(std::memory_order_acquire);
 }
 
-/// Registers `obj` under `id`. Registering a second, different type under an
-/// ID already taken aborts with a message naming both types: two blocks
-/// overlap, which no later error handling could repair.
+/// Registers `obj` under `id`. Each translation unit registers its own meta
+/// object of a type: one with `hooks_included` replaces one without.
+/// Registering a second, different type under an ID already taken aborts
+/// with a message naming both types: two blocks overlap, which no later
+/// error handling could repair.
 bool register_meta_object(type_id_t id, const meta_object* obj) noexcept;
 
 // -- printing values ----------------------------------------------------------
@@ -209,23 +204,20 @@ struct meta_object_for {
     std::string (*name_code)(std::uint8_t) = nullptr;
     if constexpr (std::is_enum_v<T> && sizeof(T) == 1)
       name_code = code_name;
-    using hooks = meta_object_hooks<T>;
-    void (*print)(std::string&, const void*) = stringify;
-    if constexpr (hooks::stringify != nullptr)
-      print = hooks::stringify;
     return meta_object{.type_name = name,
                        .padded_size = padded_size_v<T>,
                        .destroy = destroy,
                        .default_construct = make_default,
                        .copy_construct = copy_construct,
                        .move_construct = move_construct,
-                       .stringify = print,
+                       .stringify = stringify,
                        .trivially_destructible = std::is_trivially_destructible_v<T>,
                        .code_name = name_code,
-                       .save_binary = hooks::save_binary,
-                       .load_binary = hooks::load_binary,
-                       .save_json = hooks::save_json,
-                       .load_json = hooks::load_json};
+                       .save_binary = nullptr,
+                       .load_binary = nullptr,
+                       .save_json = nullptr,
+                       .load_json = nullptr,
+                       .hooks_included = false};
   }
 };
 

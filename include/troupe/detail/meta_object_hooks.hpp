@@ -7,24 +7,25 @@
 // inspector the inspectable types that stringify_value (meta_object.hpp)
 // would print as "<unprintable>", in whole or in part.
 //
-// Included at the end of type_id.hpp, or by the first serialization header a
-// translation unit reads (see the include protocol in inspect.hpp); it pulls
-// in every inspector so that the hook bodies can be instantiated.
-
-#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_OPENED_BY_META_OBJECT_HOOKS
-#endif
+// Every serialization header includes this one at its end, and this one
+// includes them all: a translation unit that reads any of them has every
+// inspector complete by its end, where type_id.hpp's register_type builds
+// the meta objects and finds meta_object_hooks defined. Translation units
+// without serialization register meta objects without these hooks; the
+// registration of one that has them wins (see register_meta_object).
 
 #include "troupe/detail/meta_object.hpp"
+#include "troupe/error.hpp"
 #include "troupe/serialization/binary_deserializer.hpp"
 #include "troupe/serialization/binary_serializer.hpp"
 #include "troupe/serialization/inspect.hpp"
 #include "troupe/serialization/json_reader.hpp"
 #include "troupe/serialization/json_writer.hpp"
 #include "troupe/serialization/stringification_inspector.hpp"
+#include "troupe/type_id.hpp"
 
 #include <new>
+#include <string>
 #include <type_traits>
 
 namespace troupe::detail {
@@ -58,7 +59,7 @@ bool load_hook(Inspector& f, void* ptr) {
 
 template <class T>
 void stringify_hook(std::string& out, const void* ptr) {
-  append_deep_to_string(out, *static_cast<const T*>(ptr));
+  detail::append_deep_to_string(out, *static_cast<const T*>(ptr));
 }
 
 template <class T>
@@ -83,26 +84,23 @@ struct meta_object_hooks {
       return fn{nullptr};
   }
 
-  static constexpr auto save_binary = save<binary_serializer>();
-  static constexpr auto load_binary = load<binary_deserializer>();
-  static constexpr auto save_json = save<json_writer>();
-  static constexpr auto load_json = load<json_reader>();
-
-  // Types stringify_value prints in full keep that (cheaper) path.
-  static constexpr auto stringify = [] {
-    using fn = void (*)(std::string&, const void*);
+  static constexpr void add_to(meta_object& obj) {
+    obj.save_binary = save<binary_serializer>();
+    obj.load_binary = load<binary_deserializer>();
+    obj.save_json = save<json_writer>();
+    obj.load_json = load<json_reader>();
+    // Types stringify_value prints in full keep that (cheaper) path.
     if constexpr (enabled && !stringify_value_prints<T>())
-      return fn{&stringify_hook<T>};
-    else
-      return fn{nullptr};
-  }();
+      obj.stringify = &stringify_hook<T>;
+    obj.hooks_included = true;
+  }
 };
 
 } // namespace troupe::detail
 
 // The hooks of Troupe's own types are compiled once, in
 // src/detail/meta_object_hooks.cpp, instead of in every translation unit
-// that reads type_id.hpp.
+// that reads a serialization header.
 #define TROUPE_BUILTIN_SERIALIZABLE_TYPES(X)                                   \
   X(bool)                                                                      \
   X(char)                                                                      \
@@ -149,8 +147,3 @@ struct meta_object_hooks {
 TROUPE_BUILTIN_SERIALIZABLE_TYPES(TROUPE_DECLARE_BUILTIN_HOOKS)
 
 #undef TROUPE_DECLARE_BUILTIN_HOOKS
-
-#ifdef TROUPE_SERIALIZATION_OPENED_BY_META_OBJECT_HOOKS
-#undef TROUPE_SERIALIZATION_OPENED_BY_META_OBJECT_HOOKS
-#undef TROUPE_SERIALIZATION_HEADERS_OPEN
-#endif

@@ -14,11 +14,6 @@
 // ("bar.b: length 4000000000 exceeds the 12 bytes left") and never an
 // overread or an allocation the input can't justify.
 
-#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_OPENED_BY_BINARY_DESERIALIZER
-#endif
-
 #include "troupe/detail/field_path.hpp"
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
@@ -334,8 +329,5 @@ expected<T> from_binary(std::span<const std::byte> bytes) {
 
 } // namespace troupe
 
-#ifdef TROUPE_SERIALIZATION_OPENED_BY_BINARY_DESERIALIZER
-#undef TROUPE_SERIALIZATION_OPENED_BY_BINARY_DESERIALIZER
+// Last: it includes the other serialization headers (see there).
 #include "troupe/detail/meta_object_hooks.hpp"
-#undef TROUPE_SERIALIZATION_HEADERS_OPEN
-#endif

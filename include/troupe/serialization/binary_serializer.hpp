@@ -26,11 +26,6 @@
 // Varints are unsigned LEB128 (7 bits a byte, low bits first, at most 10
 // bytes).
 
-#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_OPENED_BY_BINARY_SERIALIZER
-#endif
-
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
 #include "troupe/serialization/inspect.hpp"
@@ -45,10 +40,6 @@
 #include <vector>
 
 namespace troupe {
-
-// Declared for the entry points below: expected.hpp may still be open here.
-template <class T>
-class expected;
 
 using byte_buffer = std::vector<std::byte>;
 
@@ -360,20 +351,9 @@ error to_binary(const T& x, byte_buffer& buf) {
   return sink.get_error();
 }
 
-namespace detail {
-
-// Keeps a return type dependent, so that it may be incomplete where the
-// template is defined: expected.hpp may still be open (include protocol).
-template <class T, class U>
-struct dependent_type {
-  using type = U;
-};
-
-} // namespace detail
-
 /// The binary form of `x`.
 template <class T>
-expected<typename detail::dependent_type<T, byte_buffer>::type> to_binary(const T& x) {
+expected<byte_buffer> to_binary(const T& x) {
   byte_buffer buf;
   if (auto err = to_binary(x, buf))
     return err;
@@ -382,8 +362,5 @@ expected<typename detail::dependent_type<T, byte_buffer>::type> to_binary(const 
 
 } // namespace troupe
 
-#ifdef TROUPE_SERIALIZATION_OPENED_BY_BINARY_SERIALIZER
-#undef TROUPE_SERIALIZATION_OPENED_BY_BINARY_SERIALIZER
+// Last: it includes the other serialization headers (see there).
 #include "troupe/detail/meta_object_hooks.hpp"
-#undef TROUPE_SERIALIZATION_HEADERS_OPEN
-#endif

@@ -128,20 +128,6 @@
 //
 // A loader may leave a half-loaded value behind on failure; the entry points
 // (from_binary, ...) load into a temporary and assign only on success.
-//
-// -- include protocol ---------------------------------------------------------
-//
-// The meta objects built by TROUPE_ADD_TYPE_ID point at hooks whose bodies
-// need every inspector complete by the end of the translation unit, so
-// type_id.hpp includes detail/meta_object_hooks.hpp (all inspectors) at its
-// end. A serialization header opened first defines
-// TROUPE_SERIALIZATION_HEADERS_OPEN (type_id.hpp then skips that include) and
-// includes meta_object_hooks.hpp itself once its own definitions are complete.
-
-#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_OPENED_BY_INSPECT
-#endif
 
 #include "troupe/detail/meta_object.hpp"
 #include "troupe/error.hpp"
@@ -879,9 +865,3 @@ public:
 };
 
 } // namespace troupe
-
-#ifdef TROUPE_SERIALIZATION_OPENED_BY_INSPECT
-#undef TROUPE_SERIALIZATION_OPENED_BY_INSPECT
-#include "troupe/detail/meta_object_hooks.hpp"
-#undef TROUPE_SERIALIZATION_HEADERS_OPEN
-#endif

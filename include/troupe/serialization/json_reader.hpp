@@ -27,11 +27,6 @@
 // exactly ("1s" in milliseconds), including fractions ("1.5ms").
 // The entry points load into a temporary: on error the target is unchanged.
 
-#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_OPENED_BY_JSON_READER
-#endif
-
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
 #include "troupe/serialization/inspect.hpp"
@@ -231,8 +226,5 @@ expected<T> from_json(std::string_view json) {
 
 } // namespace troupe
 
-#ifdef TROUPE_SERIALIZATION_OPENED_BY_JSON_READER
-#undef TROUPE_SERIALIZATION_OPENED_BY_JSON_READER
+// Last: it includes the other serialization headers (see there).
 #include "troupe/detail/meta_object_hooks.hpp"
-#undef TROUPE_SERIALIZATION_HEADERS_OPEN
-#endif

@@ -41,15 +41,10 @@
 //                         as the duration since their clock's epoch
 //   message               [{"@type":"int32_t","value":1},...]
 
-#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_OPENED_BY_JSON_WRITER
-#endif
-
 #include "troupe/detail/field_path.hpp"
 #include "troupe/error.hpp"
+#include "troupe/expected.hpp"
 #include "troupe/logger.hpp"
-#include "troupe/serialization/binary_serializer.hpp" // detail::dependent_type
 #include "troupe/serialization/inspect.hpp"
 
 #include <chrono>
@@ -62,10 +57,6 @@
 #include <vector>
 
 namespace troupe {
-
-// Declared for the entry points below: expected.hpp may still be open here.
-template <class T>
-class expected;
 
 namespace detail {
 
@@ -251,7 +242,7 @@ error to_json(const T& x, std::string& out) {
 
 /// The JSON text of `x`.
 template <class T>
-expected<typename detail::dependent_type<T, std::string>::type> to_json(const T& x) {
+expected<std::string> to_json(const T& x) {
   std::string out;
   if (auto err = to_json(x, out))
     return err;
@@ -260,8 +251,5 @@ expected<typename detail::dependent_type<T, std::string>::type> to_json(const T&
 
 } // namespace troupe
 
-#ifdef TROUPE_SERIALIZATION_OPENED_BY_JSON_WRITER
-#undef TROUPE_SERIALIZATION_OPENED_BY_JSON_WRITER
+// Last: it includes the other serialization headers (see there).
 #include "troupe/detail/meta_object_hooks.hpp"
-#undef TROUPE_SERIALIZATION_HEADERS_OPEN
-#endif

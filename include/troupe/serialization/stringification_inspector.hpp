@@ -36,11 +36,6 @@
 // type has an inspect() and no simpler form (see meta_object_hooks.hpp), so
 // log lines and to_string(message) show the fields of user types.
 
-#ifndef TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_HEADERS_OPEN
-#define TROUPE_SERIALIZATION_OPENED_BY_STRINGIFICATION_INSPECTOR
-#endif
-
 #include "troupe/detail/meta_object.hpp"
 #include "troupe/error.hpp"
 #include "troupe/logger.hpp" // detail::duration_suffix
@@ -225,8 +220,5 @@ std::string deep_to_string(const T& x) {
 
 } // namespace troupe
 
-#ifdef TROUPE_SERIALIZATION_OPENED_BY_STRINGIFICATION_INSPECTOR
-#undef TROUPE_SERIALIZATION_OPENED_BY_STRINGIFICATION_INSPECTOR
+// Last: it includes the other serialization headers (see there).
 #include "troupe/detail/meta_object_hooks.hpp"
-#undef TROUPE_SERIALIZATION_HEADERS_OPEN
-#endif
