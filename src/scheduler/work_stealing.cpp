@@ -288,6 +288,7 @@ TROUPE_HOT void work_stealing::state::worker_of<Policy>::run() {
     run_job(*job);
   }
   counters.end_idle();
+  deque.disown(); // stop() drops what is left from its own thread.
   core::current_worker = nullptr;
 }
 
