@@ -9,22 +9,18 @@
 
 #include "troupe/scheduler/work_sharing.hpp"
 
-#include "troupe/detail/thread_name.hpp"
+#include "worker_pool.hpp"
 
-#include "troupe/detail/thread_affinity.hpp"
 #include "troupe/detail/worker_counters.hpp"
 
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
-#include <string>
-#include <system_error>
-#include <thread>
 
 namespace troupe {
 
-struct work_sharing::state {
+struct work_sharing::state final : detail::worker_pool {
   class worker;
 
   explicit state(const scheduler_config& cfg);
@@ -32,8 +28,11 @@ struct work_sharing::state {
   /// From any thread, workers included.
   void push(resumable* job);
 
+  void run_worker(size_t index) override;
+  void request_stop() override;
+  void drop_leftovers() override;
+
   const size_t max_throughput;
-  const bool pin_workers;
 
   std::vector<std::unique_ptr<worker>> workers;
 
@@ -46,13 +45,6 @@ struct work_sharing::state {
   size_t running = 0; // Workers running a job.
   bool stopping = false;
   bool closed = false; // After stop(): schedule() drops jobs.
-
-  /// Guards the life cycle (start, stop); caller threads only.
-  std::mutex lifecycle_mtx;
-  enum class phase { idle, running, stopped } lifecycle = phase::idle;
-
-  /// stop() with lifecycle_mtx held.
-  void stop_locked();
 };
 
 class work_sharing::state::worker final : public execution_unit {
@@ -70,15 +62,13 @@ public:
   /// Written by the owner only.
   detail::worker_counters counters;
 
-  /// Written by start(), joined by stop(): controlling thread only.
-  std::thread thread;
-
 private:
   state& parent_;
 };
 
 work_sharing::state::state(const scheduler_config& cfg)
-  : max_throughput(std::max<size_t>(cfg.max_throughput, 1)), pin_workers(cfg.pin_workers) {
+  : worker_pool("work-sharing", "troupe-share", cfg.num_workers(), cfg.pin_workers),
+    max_throughput(std::max<size_t>(cfg.max_throughput, 1)) {
   auto n = cfg.num_workers();
   workers.reserve(n);
   for (size_t i = 0; i < n; ++i)
@@ -165,56 +155,31 @@ work_sharing::~work_sharing() {
 }
 
 void work_sharing::start() {
-  std::lock_guard guard{state_->lifecycle_mtx};
-  if (state_->lifecycle != state::phase::idle)
-    return;
-  state_->lifecycle = state::phase::running;
-  auto& ws = state_->workers;
-  for (size_t i = 0; i < ws.size(); ++i) {
-    auto* w = ws[i].get();
-    try {
-      w->thread = std::thread{[w] { w->run(); }};
-    } catch (const std::system_error& ex) {
-      state_->stop_locked();
-      // What failed, not just EAGAIN: the actor_system constructor passes it on.
-      throw std::system_error(ex.code(), "troupe: work-sharing: cannot start worker thread "
-                                           + std::to_string(i + 1) + " of "
-                                           + std::to_string(ws.size()));
-    } catch (...) {
-      state_->stop_locked();
-      throw;
-    }
-    detail::name_thread(w->thread, "troupe-share", i);
-    if (state_->pin_workers)
-      detail::pin_thread(w->thread, i);
-  }
+  state_->start();
 }
 
 void work_sharing::stop() {
-  std::lock_guard guard{state_->lifecycle_mtx};
-  state_->stop_locked();
+  state_->stop();
 }
 
-void work_sharing::state::stop_locked() {
-  auto& st = *this;
-  if (st.lifecycle == state::phase::stopped)
-    return;
-  if (st.lifecycle == state::phase::running) {
-    {
-      std::lock_guard queue_guard{st.mtx};
-      st.stopping = true;
-    }
-    st.cv.notify_all();
-    for (auto& w : st.workers)
-      if (w->thread.joinable())
-        w->thread.join();
+void work_sharing::state::run_worker(size_t index) {
+  workers[index]->run();
+}
+
+void work_sharing::state::request_stop() {
+  {
+    std::lock_guard queue_guard{mtx};
+    stopping = true;
   }
-  st.lifecycle = state::phase::stopped;
+  cv.notify_all();
+}
+
+void work_sharing::state::drop_leftovers() {
   std::deque<resumable*> rest;
   {
-    std::lock_guard queue_guard{st.mtx};
-    st.closed = true;
-    rest.swap(st.queue);
+    std::lock_guard queue_guard{mtx};
+    closed = true;
+    rest.swap(queue);
   }
   // Only jobs from other threads that raced with stop() can be left here.
   for (auto* job : rest)
@@ -230,11 +195,7 @@ size_t work_sharing::num_workers() const noexcept {
 }
 
 std::vector<worker_stats> work_sharing::stats() const {
-  std::vector<worker_stats> result;
-  result.reserve(state_->workers.size());
-  for (auto& w : state_->workers)
-    result.push_back(w->counters.snapshot());
-  return result;
+  return detail::collect_stats(state_->workers);
 }
 
 } // namespace troupe

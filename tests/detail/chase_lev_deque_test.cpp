@@ -130,3 +130,29 @@ TEST(chase_lev_deque, every_item_is_taken_exactly_once_by_the_owner_or_one_of_th
   EXPECT_EQ(wrong, 0) << "items taken zero or several times";
   EXPECT_EQ(d.size_approx(), 0u);
 }
+
+TEST(chase_lev_deque, after_disown_another_thread_owns_the_bottom) {
+  chase_lev_deque<int> d;
+  d.push(1);
+  d.disown();
+  std::thread{[&] {
+    EXPECT_EQ(d.pop(), 1);
+    d.push(2);
+  }}.join();
+  EXPECT_EQ(d.steal(), 2);
+}
+
+TEST(chase_lev_deque, a_push_from_a_thread_other_than_the_owner_aborts_under_assertions) {
+#ifndef TROUPE_ENABLE_ASSERTIONS
+  GTEST_SKIP() << "assertions are off in this build";
+#else
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+    {
+      chase_lev_deque<int> d;
+      d.push(1);
+      std::thread{[&] { d.push(2); }}.join();
+    },
+    "called_by_owner");
+#endif
+}

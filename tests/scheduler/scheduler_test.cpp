@@ -699,6 +699,27 @@ TEST_P(scheduler_policy, a_worker_that_cannot_start_is_a_system_error_naming_it)
   returns([&] { s.reset(); }, "destroying the scheduler");
 }
 
+// Every policy shares one worker-pool life cycle: a failed start() leaves
+// any of them stopped for good, not half started.
+TEST_P(scheduler_policy, after_a_failed_start_the_scheduler_stays_stopped) {
+  auto s = make(2);
+  {
+    troupe::test::unstartable_threads refuse;
+    if (!refuse.active())
+      GTEST_SKIP() << "threads still start under this build";
+    EXPECT_THROW(s->start(), std::system_error);
+  }
+  returns([&] { s->start(); }, "starting again");
+  test_job job;
+  schedule(*s, job);
+  EXPECT_EQ(job.resume_count(), 0);
+  EXPECT_EQ(job.ref_count(), 0);
+  returns([&] { s->stop(); }, "stopping");
+  auto stats = s->stats();
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_EQ(total(stats).jobs_run, 0u);
+}
+
 TEST_P(scheduler_policy, stop_twice_and_destruction_after_stop_are_harmless) {
   auto s = make(2);
   s->start();

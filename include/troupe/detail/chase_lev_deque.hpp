@@ -7,6 +7,9 @@
 //
 // Threads:
 // - push(), pop(): the owner thread only. The owner works at the bottom, LIFO.
+//   With assertions on, the first thread to push or pop becomes the owner
+//   and any other thread is caught, until the owner calls disown() (say,
+//   when it exits and another thread drains what it left).
 // - steal(), size_approx(): any thread. Thieves take from the top, FIFO.
 //
 // Memory-order argument (the paper's, and where this file differs):
@@ -34,6 +37,7 @@
 // The fences are detail::full_fence(), which is the real seq_cst fence except
 // under ThreadSanitizer (see full_fence.hpp).
 
+#include "troupe/detail/assert.hpp"
 #include "troupe/detail/full_fence.hpp"
 
 #include <atomic>
@@ -41,6 +45,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -65,6 +70,7 @@ public:
 
   /// Owner only. Pushes `x` at the bottom, growing the array when full.
   void push(T x) {
+    TROUPE_ASSERT(called_by_owner());
     auto b = bottom_.load(std::memory_order_relaxed);
     auto t = top_.load(std::memory_order_acquire);
     auto* a = ring_.load(std::memory_order_relaxed);
@@ -76,6 +82,7 @@ public:
 
   /// Owner only. Takes the item pushed last, if any.
   std::optional<T> pop() {
+    TROUPE_ASSERT(called_by_owner());
     auto b = bottom_.load(std::memory_order_relaxed) - 1;
     auto* a = ring_.load(std::memory_order_relaxed);
     bottom_.store(b, std::memory_order_release);
@@ -128,7 +135,30 @@ public:
     return static_cast<size_t>(ring_.load(std::memory_order_relaxed)->capacity());
   }
 
+  /// Owner only. The next thread to push or pop becomes the owner; the
+  /// caller must be done with the deque and ordered before that thread
+  /// (joined, say). Checks nothing without assertions.
+  void disown() noexcept {
+#ifdef TROUPE_ENABLE_ASSERTIONS
+    TROUPE_ASSERT(called_by_owner());
+    owner_.store(std::thread::id{}, std::memory_order_relaxed);
+#endif
+  }
+
 private:
+#ifdef TROUPE_ENABLE_ASSERTIONS
+  /// The owner, set by its first push or pop; only ever read by the owner
+  /// (and by a misuse, which the assertion reports).
+  bool called_by_owner() noexcept {
+    auto self = std::this_thread::get_id();
+    std::thread::id none{};
+    return owner_.compare_exchange_strong(none, self, std::memory_order_relaxed)
+           || none == self;
+  }
+
+  std::atomic<std::thread::id> owner_{};
+#endif
+
   // A circular array of 2^k slots, indexed by the ever-growing positions.
   class ring {
   public:

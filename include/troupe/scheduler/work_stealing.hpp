@@ -11,13 +11,14 @@
 // deque and before outside work: a busy actor waits behind its neighbours
 // instead of running again at once.
 //
-// Idle workers look for work for `spin_attempts` rounds, then park with no
-// timeout. One atomic word counts searching and parked workers: an enqueue
-// that finds no searching worker but a parked one wakes exactly one, and a
-// worker that stops searching because it found work wakes another if more
-// work is visible, so bursts fan out without a thundering herd and an idle
-// scheduler costs no CPU. See src/scheduler/work_stealing.cpp for the
-// protocol and why no wake-up is lost.
+// In the adaptive idle mode (the default), idle workers look for work for
+// `spin_attempts` rounds, then park with no timeout. One atomic word counts
+// searching and parked workers: an enqueue that finds no searching worker but
+// a parked one wakes exactly one, and a worker that stops searching because
+// it found work wakes another if more work is visible, so bursts fan out
+// without a thundering herd and an idle scheduler costs no CPU. See
+// src/scheduler/idle/adaptive.hpp for the protocol and why no wake-up is
+// lost; the event and polling modes are beside it in src/scheduler/idle/.
 
 #include "troupe/scheduler/scheduler.hpp"
 #include "troupe/scheduler/scheduler_config.hpp"

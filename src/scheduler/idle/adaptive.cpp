@@ -1,0 +1,102 @@
+#include "adaptive.hpp"
+
+#include "troupe/detail/cpu_relax.hpp"
+
+#include <algorithm>
+
+namespace troupe::detail::idle {
+
+namespace {
+
+/// The least a worker spins before it parks (if spin_attempts allows as
+/// many): enough to catch work that follows at once.
+constexpr size_t min_spin_rounds = 16;
+
+} // namespace
+
+adaptive::adaptive(stealing::core& parent)
+  : parent_(parent), slots_(std::make_unique<slot[]>(parent.size())) {
+  for (size_t i = 0; i < parent.size(); ++i)
+    slots_[i].spin_budget = parent.cfg.spin_attempts;
+  sleepers_.reserve(parent.size());
+}
+
+TROUPE_HOT std::optional<resumable*> adaptive::search(stealing::worker& w) {
+  auto& budget = slots_[w.index()].spin_budget;
+  for (size_t round = 0; round < budget; ++round) {
+    if (auto job = w.steal_round()) {
+      budget = std::min(budget * 2, parent_.cfg.spin_attempts);
+      return job;
+    }
+    detail::cpu_relax();
+  }
+  auto least = std::min(min_spin_rounds, parent_.cfg.spin_attempts);
+  budget = std::max(budget / 2, least);
+  return std::nullopt;
+}
+
+TROUPE_HOT void adaptive::wake_one() {
+  size_t index;
+  {
+    std::lock_guard guard{sleepers_mtx_};
+    // Another enqueuer may have woken one since: a searcher will do.
+    if (stealing::num_searching(parent_.idle.load(std::memory_order_relaxed)) != 0
+        || sleepers_.empty())
+      return;
+    index = sleepers_.back(); // The one parked last: its cache is warmest.
+    sleepers_.pop_back();
+    parent_.idle.fetch_add(stealing::one_searching - stealing::one_parked,
+                           std::memory_order_seq_cst);
+  }
+  slots_[index].parker.unpark();
+}
+
+bool adaptive::cancel_park(size_t index) {
+  std::lock_guard guard{sleepers_mtx_};
+  auto i = std::find(sleepers_.begin(), sleepers_.end(), index);
+  if (i == sleepers_.end())
+    return false;
+  sleepers_.erase(i);
+  parent_.idle.fetch_add(stealing::one_searching - stealing::one_parked,
+                         std::memory_order_seq_cst);
+  return true;
+}
+
+void adaptive::wake_all() {
+  std::vector<size_t> parked;
+  {
+    std::lock_guard guard{sleepers_mtx_};
+    parked.swap(sleepers_);
+    parent_.idle.fetch_add(parked.size() * (stealing::one_searching - stealing::one_parked),
+                           std::memory_order_seq_cst);
+  }
+  for (auto index : parked)
+    slots_[index].parker.unpark();
+}
+
+TROUPE_HOT void adaptive::block(stealing::worker& w, bool& searching) {
+  TROUPE_ASSERT(w.on_own_thread()); // Only a worker parks itself.
+  auto& st = parent_;
+  auto index = w.index();
+  {
+    std::lock_guard guard{sleepers_mtx_};
+    sleepers_.push_back(index);
+    st.idle.fetch_add(stealing::one_parked - stealing::one_searching, std::memory_order_seq_cst);
+  }
+  searching = false;
+  detail::full_fence(); // Order the announcement before the re-check.
+  if (st.work_visible()
+      || (st.stopping.load(std::memory_order_relaxed) && st.nobody_runs_a_job())) {
+    if (cancel_park(index)) {
+      searching = true;
+      return;
+    }
+    // A waker took us off sleepers: our parker holds a token.
+  }
+  w.counters.parks.bump();
+  slots_[index].parker.park();
+  w.counters.wakeups.bump();
+  searching = true; // The waker counted us as searching.
+}
+
+} // namespace troupe::detail::idle

@@ -1,0 +1,260 @@
+#pragma once
+
+// What the work-stealing worker loop (work_stealing.cpp) and its idle
+// policies (idle/adaptive, idle/event, idle/polling) share: the queues, the
+// count of searching and parked workers, the stop flag, and the ways a
+// worker looks for work. Who may touch what is said at each field; the
+// protocols are explained where they are implemented.
+//
+// An idle policy is a type P, constructed from a `core&`, with:
+// - std::optional<resumable*> search(worker& w): w ran out of local work and
+//   counts as searching; look for work before blocking (Algorithm 1's
+//   polling tiers, or the adaptive spin).
+// - void block(worker& w, bool& searching): nothing found; block until work
+//   may be there (park, wait on the event, sleep). `searching` says on
+//   return whether w still counts as searching.
+// - void found_work(worker& w, uint64_t idle_before): w left the searching
+//   count (`idle_before` is the word before it did) to run a job.
+// - void after_local_push(): a worker pushed onto its own deque or slot.
+// - void after_injection(): any thread pushed onto the injection queue.
+// - void wake_all(): stop: every blocked worker looks again.
+// The worker loop is instantiated once per policy (static dispatch), so the
+// hot calls above inline into it.
+
+#include "worker_pool.hpp"
+
+#include "troupe/detail/assert.hpp"
+#include "troupe/detail/chase_lev_deque.hpp"
+#include "troupe/detail/hot.hpp"
+#include "troupe/detail/injection_queue.hpp"
+#include "troupe/detail/worker_counters.hpp"
+#include "troupe/resumable.hpp"
+#include "troupe/scheduler/scheduler_config.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <concepts>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace troupe::detail::stealing {
+
+constexpr uint64_t one_searching = 1;
+constexpr uint64_t one_parked = uint64_t{1} << 32;
+
+inline uint64_t num_searching(uint64_t idle) noexcept {
+  return idle & 0xFFFF'FFFFu;
+}
+
+inline uint64_t num_parked(uint64_t idle) noexcept {
+  return idle >> 32;
+}
+
+/// Look at the injection queue first every this many jobs.
+constexpr uint32_t injection_interval = 61;
+
+/// Jobs a worker takes in a row from its `next` slot while its deque waits.
+constexpr uint32_t max_slot_runs = 32;
+
+class worker;
+
+/// The state of one work-stealing scheduler that does not depend on the
+/// idle policy.
+struct core : worker_pool {
+  explicit core(const scheduler_config& cfg);
+
+  ~core() override;
+
+  /// No worker runs a job: all are searching, parked or gone. May err
+  /// towards true while a searcher has just taken a job (see work_stealing.cpp).
+  bool nobody_runs_a_job() const noexcept {
+    // An exiting worker adds to `exited` before it leaves `idle`: read in
+    // this order, a worker is counted at least once.
+    auto x = idle.load(std::memory_order_seq_cst);
+    auto gone = exited.load(std::memory_order_seq_cst);
+    return num_searching(x) + num_parked(x) + gone >= workers.size();
+  }
+
+  /// stopping, and no worker runs a job.
+  bool done() const noexcept {
+    return stopping.load(std::memory_order_acquire) && nobody_runs_a_job();
+  }
+
+  /// After a full fence: is any job queued anywhere?
+  bool work_visible() const noexcept;
+
+  void never_started(size_t started) override;
+  void drop_leftovers() override;
+
+  const scheduler_config cfg;
+  const size_t max_throughput;
+
+  std::vector<std::unique_ptr<worker>> workers;
+
+  detail::injection_queue<resumable*> injection;
+
+  /// Searching (low half) and parked (high half) workers. Written by workers
+  /// and wakers with seq_cst RMWs; loaded after a full fence by enqueuers.
+  alignas(64) std::atomic<uint64_t> idle{0};
+
+  /// Set once by stop(); read by workers when they run out of work.
+  alignas(64) std::atomic<bool> stopping{false};
+
+  /// Workers that left their loop (or never started).
+  std::atomic<size_t> exited{0};
+
+  /// The worker running on this thread, if any (of any work_stealing).
+  static inline thread_local worker* current_worker = nullptr;
+};
+
+/// A worker without its idle policy: its queues and how it looks for work.
+/// The loop around them is work_stealing::state::worker_of<P>.
+class worker : public execution_unit {
+public:
+  worker(core& parent, size_t index) : index_(index), parent_(parent) {
+    // xorshift needs a nonzero seed; distinct ones spread the victims.
+    rng_ = 0x9E37'79B9'7F4A'7C15u * (index + 1);
+  }
+
+  bool has_private_work() const noexcept override {
+    return next_job != nullptr || !later.empty();
+  }
+
+  core& parent() const noexcept {
+    return parent_;
+  }
+
+  size_t index() const noexcept {
+    return index_;
+  }
+
+  /// Owner only: is the calling thread this worker?
+  bool on_own_thread() const noexcept {
+    return core::current_worker == this;
+  }
+
+  /// Drops the reference kept from the last job that blocked.
+  void release_held() noexcept {
+    if (auto* job = std::exchange(held_, nullptr))
+      job->deref_resumable();
+  }
+
+  /// The slot, the deque, the later queue, then the injection queue (every
+  /// injection_interval-th call the injection queue first).
+  std::optional<resumable*> next_local();
+
+  /// The injection queue, then the deques of the others from a random one on.
+  std::optional<resumable*> steal_round();
+
+  /// One steal from one random worker (the polling tiers).
+  std::optional<resumable*> steal_from_random_victim();
+
+  /// The first two polling tiers of Algorithm 1 (aggressive, moderate).
+  std::optional<resumable*> poll_first_tiers();
+
+  /// Sleeps `d`, counted as a park and a wake-up.
+  void sleep_for(std::chrono::microseconds d);
+
+  /// Thieves steal from it; the owner pushes and pops.
+  detail::chase_lev_deque<resumable*> deque;
+
+  /// Written by the owner only.
+  detail::worker_counters counters;
+
+  /// The job to run next; owner only (see the top of work_stealing.cpp).
+  resumable* next_job = nullptr;
+
+  /// Jobs taken in a row from next_job; owner only.
+  uint32_t slot_runs = 0;
+
+  /// Jobs that asked to run again (resume_later); owner only.
+  std::deque<resumable*> later;
+
+protected:
+  uint64_t next_random() noexcept {
+    rng_ ^= rng_ << 13;
+    rng_ ^= rng_ >> 7;
+    rng_ ^= rng_ << 17;
+    return rng_;
+  }
+
+  // Owner only from here on.
+  alignas(64) size_t index_;
+  /// The last job that blocked (awaiting_message), with the reference the
+  /// scheduler held for it: if a job run next wakes it again, that reference
+  /// is reused (exec_later_ref) instead of dropped and taken anew.
+  resumable* held_ = nullptr;
+  core& parent_;
+  uint64_t rng_;
+  uint32_t tick_ = 0;
+};
+
+TROUPE_HOT inline bool core::work_visible() const noexcept {
+  if (injection.size_approx() > 0)
+    return true;
+  for (auto& w : workers)
+    if (w->deque.size_approx() > 0)
+      return true;
+  return false;
+}
+
+TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
+  TROUPE_ASSERT(on_own_thread());
+  if (++tick_ == injection_interval) {
+    tick_ = 0;
+    if (auto job = parent_.injection.try_pop())
+      return job;
+  }
+  if (next_job != nullptr) {
+    ++slot_runs;
+    return std::exchange(next_job, nullptr);
+  }
+  slot_runs = 0;
+  if (auto job = deque.pop())
+    return job;
+  if (!later.empty()) {
+    auto* job = later.front();
+    later.pop_front();
+    return job;
+  }
+  return parent_.injection.try_pop();
+}
+
+TROUPE_HOT inline std::optional<resumable*> worker::steal_round() {
+  if (auto job = parent_.injection.try_pop())
+    return job;
+  auto& ws = parent_.workers;
+  auto n = ws.size();
+  if (n < 2)
+    return std::nullopt;
+  auto first = next_random() % n;
+  for (size_t k = 0; k < n; ++k) {
+    auto& victim = *ws[(first + k) % n];
+    // Looking costs two loads; steal() costs a fence.
+    if (&victim == this || victim.deque.size_approx() == 0)
+      continue;
+    counters.steal_attempts.bump();
+    if (auto job = victim.deque.steal()) {
+      counters.steals.bump();
+      return job;
+    }
+  }
+  return std::nullopt;
+}
+
+template <class P>
+concept idle_policy = std::constructible_from<P, core&>
+                      && requires(P& p, worker& w, bool& searching, uint64_t before) {
+                           { p.search(w) } -> std::same_as<std::optional<resumable*>>;
+                           p.block(w, searching);
+                           p.found_work(w, before);
+                           p.after_local_push();
+                           p.after_injection();
+                           p.wake_all();
+                         };
+
+} // namespace troupe::detail::stealing
