@@ -1,6 +1,7 @@
 #pragma once
 
 #include "troupe/defaults.hpp"
+#include "troupe/detail/parse_name.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -39,13 +40,7 @@ constexpr std::string_view to_string(idle_mode x) noexcept {
 
 /// Parses a name as written by to_string; false if it is none of them.
 constexpr bool from_string(std::string_view str, idle_mode& x) noexcept {
-  for (auto mode : idle_modes) {
-    if (to_string(mode) == str) {
-      x = mode;
-      return true;
-    }
-  }
-  return false;
+  return detail::parse_name(str, idle_modes, [](idle_mode y) { return to_string(y); }, x);
 }
 
 namespace detail {
