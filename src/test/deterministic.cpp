@@ -17,6 +17,15 @@ std::string describe(const mailbox_element& elem) {
   return to_string(elem.payload) + " from " + name_of(elem.sender.get());
 }
 
+/// Every message of `mailbox`, taken out in the order they would run; the
+/// caller puts them back with prepend().
+local_actor::mailbox_type::list_type take_all(local_actor::mailbox_type& mailbox) {
+  local_actor::mailbox_type::list_type all;
+  while (auto* x = mailbox.pop())
+    all.push_back(x);
+  return all;
+}
+
 const char* name_of(deterministic::algorithm algo) {
   using algorithm = deterministic::algorithm;
   switch (algo) {
@@ -151,9 +160,7 @@ bool deterministic::prepone_matching(scheduled_actor* self, const message_filter
   // Take every message out, in the order they would run, and put them
   // back with the first match in front.
   auto& mailbox = self->mailbox();
-  local_actor::mailbox_type::list_type all;
-  while (auto* x = mailbox.pop())
-    all.push_back(x);
+  auto all = take_all(mailbox);
   local_actor::mailbox_type::list_type rest;
   mailbox_element* match = nullptr;
   while (auto* x = all.pop_front()) {
@@ -234,9 +241,7 @@ void deterministic::visit_mailbox(actor_control_block* dst,
   if (self == nullptr || self->terminated())
     return;
   auto& mailbox = self->mailbox();
-  local_actor::mailbox_type::list_type all;
-  while (auto* x = mailbox.pop())
-    all.push_back(x);
+  auto all = take_all(mailbox);
   for (auto& x : all)
     f(x);
   mailbox.prepend(std::move(all));
