@@ -38,6 +38,8 @@ std::string to_string(errc x) {
       return "malformed_input";
     case errc::invalid_field:
       return "invalid_field";
+    case errc::unhandled_exception:
+      return "unhandled_exception";
   }
   return "errc(" + std::to_string(static_cast<int>(x)) + ")";
 }

@@ -51,6 +51,9 @@ enum class errc : uint8_t {
   malformed_input,
   /// A loaded value its field rejects: a broken invariant, a refusing setter.
   invalid_field,
+  /// User code threw on behalf of a request that others keep running, such
+  /// as a stage of a parallel pattern; the context names where.
+  unhandled_exception,
 };
 
 std::string to_string(errc x);

@@ -5,6 +5,7 @@
 #include "troupe/error.hpp"
 
 #include <utility>
+#include <type_traits>
 #include <variant>
 
 namespace troupe {
@@ -82,6 +83,13 @@ public:
   template <class U>
   T value_or(U&& fallback) const& {
     return has_value() ? std::get<0>(value_) : static_cast<T>(std::forward<U>(fallback));
+  }
+
+  /// True if this holds a value equal to `y` (as std::expected compares).
+  template <class U>
+    requires(!std::is_same_v<std::decay_t<U>, expected>)
+  friend bool operator==(const expected& x, const U& y) {
+    return x.has_value() && std::get<0>(x.value_) == y;
   }
 
 private:

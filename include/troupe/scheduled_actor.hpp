@@ -248,6 +248,18 @@ public:
     return response_handle<scheduled_actor, response_type>{this, number, timer};
   }
 
+  /// Sends the elements of `msg` as a request, for code that forwards
+  /// messages whose types it does not know (the response is dynamically
+  /// typed). `timeout` may be `infinite`.
+  template <detail::actor_handle Handle>
+  response_handle<scheduled_actor, void> request_message(const Handle& dest, timespan timeout,
+                                                          message msg) {
+    auto number = next_request_number();
+    auto timer = send_request(detail::handle_ctrl(dest), number, message_priority::normal,
+                              timeout, std::move(msg));
+    return {this, number, timer};
+  }
+
   /// Used by response_handle.
   void add_response_handler(uint64_t number, detail::response_fn on_value,
                             detail::response_error_fn on_error, uint64_t timer, bool awaited);

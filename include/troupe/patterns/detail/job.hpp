@@ -1,0 +1,82 @@
+#pragma once
+
+// Jobs: the pieces of a map or div_conq request, run by the scheduler's
+// workers like actors are, never on threads of their own. A job runs once;
+// the scheduler holds the only reference to it and deletes it afterwards.
+//
+// A request's jobs share its state: the container, the failure (the first
+// exception wins), and the count of jobs still running, whose last one tells
+// the stage actor (job_done_atom) that the request is complete. The stage
+// actor alone touches the request's sender and sends the result on.
+
+#include "troupe/abstract_actor.hpp"
+#include "troupe/mailbox_element.hpp"
+#include "troupe/patterns/detail/stage.hpp"
+#include "troupe/resumable.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+
+namespace troupe::patterns::detail {
+
+class job : public resumable {
+public:
+  resume_result resume(execution_unit* ctx, size_t) final {
+    run(ctx);
+    return resume_result::done;
+  }
+
+  void ref_resumable() const noexcept final {
+    refs_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void deref_resumable() const noexcept final {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      delete this;
+  }
+
+protected:
+  virtual void run(execution_unit* ctx) = 0;
+
+private:
+  mutable std::atomic<size_t> refs_{0};
+};
+
+/// Hands `j` to the scheduler behind `ctx` (the worker's own queue).
+inline void submit(execution_unit* ctx, job* j) {
+  j->ref_resumable();
+  ctx->exec_later(j);
+}
+
+/// What every request's jobs share besides the data.
+struct request_state {
+  strong_actor_ptr stage;
+  uint64_t id = 0;
+  std::atomic<size_t> running{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr failure; // written once, by whoever set `failed`
+
+  void record(std::exception_ptr e) {
+    if (!failed.exchange(true, std::memory_order_acq_rel))
+      failure = std::move(e);
+  }
+
+  /// Called by each job at its end; the last one tells the stage.
+  void job_finished(execution_unit* ctx) {
+    if (running.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      tell_done(ctx);
+  }
+
+  /// Tells the stage once; the request then no longer keeps it alive (the
+  /// stage keeps the request until then, so this breaks the cycle).
+  void tell_done(execution_unit* ctx) {
+    auto dest = std::move(stage);
+    dest->get()->enqueue(make_mailbox_element(nullptr, message_id::make(),
+                                               make_message(job_done_atom{}, id)),
+                          ctx);
+  }
+};
+
+} // namespace troupe::patterns::detail

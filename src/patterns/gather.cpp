@@ -1,0 +1,94 @@
+#include "troupe/patterns/detail/gather.hpp"
+
+#include "troupe/actor_clock.hpp"
+
+namespace troupe::patterns::detail {
+
+gather_stage::gather_stage(actor_config& cfg, stage_config sc, std::vector<route_ptr> replicas)
+  : stage_actor(cfg, std::move(sc)), replicas_(std::move(replicas)) {}
+
+behavior gather_stage::make_behavior() {
+  return {
+    [this](end_of_stream_atom) { on_end_of_stream(); },
+    [this](drain_atom) { on_drain(); },
+    [this](message& msg) -> result<void> {
+      auto* e = current_mailbox_element();
+      auto seq = base_ + window_.size();
+      window_.push_back(slot{e->sender, e->mid, {}, {}, false});
+      e->mid = e->mid.with_answered();
+      begin_work();
+      on_item(seq, msg);
+      return delegated<>{};
+    },
+  };
+}
+
+void gather_stage::ask(size_t replica, uint64_t seq, message msg) {
+  auto number = next_request_number();
+  replicas_[replica]->send(self_ptr(), message_id::make_request(number), std::move(msg),
+                           context());
+  add_response_handler(
+    number,
+    troupe::detail::make_response_fn(
+      [this, seq, replica](message& out) { on_reply(seq, replica, out); }),
+    troupe::detail::make_error_handler(
+      [this, seq, replica](error& err) { on_reply_error(seq, replica, err); }),
+    troupe::detail::invalid_timer_id, false);
+}
+
+gather_stage::slot* gather_stage::find(uint64_t seq) noexcept {
+  if (seq < base_ || seq - base_ >= window_.size())
+    return nullptr;
+  auto* s = &window_[seq - base_];
+  return s->done ? nullptr : s;
+}
+
+void gather_stage::finish(uint64_t seq, message result) {
+  if (auto* s = find(seq)) {
+    s->result = std::move(result);
+    s->done = true;
+    flush();
+  }
+}
+
+void gather_stage::fail(uint64_t seq, error err) {
+  if (auto* s = find(seq)) {
+    s->err = std::move(err);
+    s->done = true;
+    flush();
+  }
+}
+
+void gather_stage::flush() {
+  while (!window_.empty() && window_.front().done) {
+    auto s = std::move(window_.front());
+    window_.pop_front();
+    ++base_;
+    if (s.err)
+      answer(system(), self_ptr(), std::move(s.sender), s.mid, make_message(std::move(s.err)),
+             context());
+    else
+      emit(std::move(s.sender), s.mid, std::move(s.result));
+    end_work();
+  }
+}
+
+void gather_stage::on_drained() {
+  for (auto& r : replicas_)
+    r->broadcast(nullptr, make_message(drain_atom{}), context());
+}
+
+ordered_stage::ordered_stage(actor_config& cfg, stage_config sc,
+                             std::vector<route_ptr> replicas, pick_fn pick)
+  : gather_stage(cfg, std::move(sc), std::move(replicas)), pick_(std::move(pick)) {}
+
+void ordered_stage::on_item(uint64_t seq, message& msg) {
+  auto i = pick_(msg, num_replicas()) % num_replicas();
+  ask(i, seq, std::move(msg));
+}
+
+void ordered_stage::on_reply(uint64_t seq, size_t, message& out) {
+  finish(seq, std::move(out));
+}
+
+} // namespace troupe::patterns::detail

@@ -1,0 +1,62 @@
+#include "troupe/patterns/seq.hpp"
+
+namespace troupe::patterns {
+
+namespace detail {
+
+actor_stage::actor_stage(actor_config& cfg, stage_config sc, factory make)
+  : stage_actor(cfg, std::move(sc)), make_(std::move(make)) {}
+
+behavior actor_stage::make_behavior() {
+  worker_ = make_(system());
+  monitor(worker_);
+  // The worker died (its own handler threw, or someone killed it): the items
+  // it held got errors; a fresh one takes the next items.
+  set_down_handler([this](down_msg& msg) {
+    if (msg.source == worker_.address()) {
+      worker_ = make_(system());
+      monitor(worker_);
+    }
+  });
+  return {
+    [this](end_of_stream_atom) { on_end_of_stream(); },
+    [this](drain_atom) { on_drain(); },
+    [this](message& msg) -> result<void> {
+      auto* e = current_mailbox_element();
+      auto sender = e->sender;
+      auto mid = e->mid;
+      e->mid = mid.with_answered();
+      begin_work();
+      request_message(worker_, infinite, std::move(msg))
+        .then(
+          [this, sender, mid](message& out) mutable {
+            emit(std::move(sender), mid, std::move(out));
+            end_work();
+          },
+          [this, sender, mid](error& err) mutable {
+            auto what = std::string{"stage "} + name() + ": " + to_string(err);
+            answer(system(), self_ptr(), std::move(sender), mid,
+                   make_message(error{err.code(), err.category(), std::move(what)}),
+                   context());
+            end_work();
+          });
+      return delegated<>{};
+    },
+  };
+}
+
+} // namespace detail
+
+detail::built seq_actor::build(detail::build_context& ctx, detail::route_ptr next,
+                               const std::string& path) const {
+  auto sc = ctx.config(detail::join_path(path, name_), std::move(next));
+  auto cell = sc.upstream;
+  auto hdl = ctx.spawn<detail::actor_stage>(std::move(sc), make_);
+  detail::built result;
+  result.entry = std::make_unique<detail::actor_route>(hdl.ptr());
+  result.exits = 1;
+  result.entry_fan_in.push_back(std::move(cell));
+  return result;
+}
+
+} // namespace troupe::patterns

@@ -1,0 +1,80 @@
+#include "troupe/patterns/detail/stage.hpp"
+
+#include "troupe/mailbox_element.hpp"
+
+namespace troupe::patterns::detail {
+
+stage_actor::stage_actor(actor_config& cfg, stage_config sc)
+  : event_based_actor(cfg),
+    name_(std::move(sc.name)),
+    next_(std::move(sc.next)),
+    upstream_(std::move(sc.upstream)),
+    handle_(std::move(sc.handle)) {}
+
+void stage_actor::emit(strong_actor_ptr sender, message_id mid, message msg) {
+  if (next_)
+    next_->send(std::move(sender), mid, std::move(msg), context());
+  else
+    answer(system(), self_ptr(), std::move(sender), mid, std::move(msg), context());
+}
+
+void stage_actor::emit_current(message msg) {
+  auto* e = current_mailbox_element();
+  auto mid = e->mid;
+  e->mid = mid.with_answered();
+  emit(e->sender, mid, std::move(msg));
+}
+
+error stage_actor::failure(std::exception_ptr e) const {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return make_error(errc::unhandled_exception, "stage " + name_ + " threw: " + x.what());
+  } catch (...) {
+    return make_error(errc::unhandled_exception,
+                      "stage " + name_ + " threw an exception that is no std::exception");
+  }
+}
+
+void stage_actor::end_work() {
+  --in_flight_;
+  pass_markers();
+}
+
+void stage_actor::on_end_of_stream() {
+  if (++eos_seen_ < upstream_->value)
+    return;
+  eos_seen_ = 0;
+  ++eos_ready_;
+  pass_markers();
+}
+
+void stage_actor::on_drain() {
+  if (++drains_seen_ < upstream_->value)
+    return;
+  drain_ready_ = true;
+  pass_markers();
+}
+
+void stage_actor::pass_markers() {
+  if (in_flight_ > 0)
+    return;
+  for (; eos_ready_ > 0; --eos_ready_) {
+    if (next_) {
+      next_->broadcast(nullptr, make_message(end_of_stream_atom_v), context());
+    } else if (auto hdl = handle_.lock()) {
+      hdl.ctrl()->get()->enqueue(
+        make_mailbox_element(self_ptr(), message_id::make(), make_message(stream_done_atom{})),
+        context());
+    }
+  }
+  if (drain_ready_) {
+    drain_ready_ = false;
+    if (next_)
+      next_->broadcast(nullptr, make_message(drain_atom{}), context());
+    on_drained();
+    quit();
+  }
+}
+
+} // namespace troupe::patterns::detail
