@@ -1,0 +1,102 @@
+// ferret (threads), after the structure of PARSEC's pthreads version: one
+// load thread, a pool of --threads threads for each of the four farm stages,
+// one output thread, joined by bounded queues of query pointers (moodycamel's
+// BlockingConcurrentQueue plus a semaphore for the bound). A null pointer
+// ends a stage: the last replica of a pool to see one passes one on to each
+// replica of the next pool.
+
+#include "patterns/common/ferret.hpp"
+
+#include <concurrentqueue/blockingconcurrentqueue.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <semaphore>
+#include <thread>
+#include <vector>
+
+namespace {
+
+class bounded_queue {
+public:
+  explicit bounded_queue(std::ptrdiff_t capacity) : free_(capacity) {}
+
+  void push(ferret::query* q) {
+    free_.acquire();
+    items_.enqueue(q);
+  }
+
+  ferret::query* pop() {
+    ferret::query* q = nullptr;
+    items_.wait_dequeue(q);
+    free_.release();
+    return q;
+  }
+
+private:
+  moodycamel::BlockingConcurrentQueue<ferret::query*> items_;
+  std::counting_semaphore<> free_;
+};
+
+constexpr std::ptrdiff_t queue_capacity = 16;
+
+} // namespace
+
+int main(int argc, char** argv) {
+  size_t threads = 0;
+  auto z = ferret::parse(argc, argv, &threads);
+  auto db = ferret::make_database(z.database);
+  auto t0 = std::chrono::steady_clock::now();
+  // queues[i] feeds stage i + 1: segment, extract, lookup, rank, output.
+  std::vector<std::unique_ptr<bounded_queue>> queues;
+  for (int i = 0; i < 5; ++i)
+    queues.push_back(std::make_unique<bounded_queue>(queue_capacity));
+  std::vector<std::vector<int32_t>> results(static_cast<size_t>(z.queries));
+  std::vector<std::thread> pool;
+  pool.emplace_back([&] {
+    for (int32_t id = 0; id < z.queries; ++id) {
+      auto* q = new ferret::query;
+      q->id = id;
+      q->pixels = ferret::load(id, z.side);
+      queues[0]->push(q);
+    }
+    for (size_t i = 0; i < threads; ++i)
+      queues[0]->push(nullptr);
+  });
+  std::atomic<size_t> running[4];
+  auto farm = [&](int stage, auto work) {
+    running[stage].store(threads);
+    // Stage `stage` reads queues[stage]; only the rank stage's successor,
+    // the output thread, is a single thread.
+    size_t successors = stage == 3 ? 1 : threads;
+    for (size_t i = 0; i < threads; ++i)
+      pool.emplace_back([&, stage, work, successors] {
+        while (auto* q = queues[static_cast<size_t>(stage)]->pop()) {
+          work(*q);
+          queues[static_cast<size_t>(stage) + 1]->push(q);
+        }
+        if (running[stage].fetch_sub(1) == 1)
+          for (size_t j = 0; j < successors; ++j)
+            queues[static_cast<size_t>(stage) + 1]->push(nullptr);
+      });
+  };
+  farm(0, [&](ferret::query& q) { q.kept = ferret::segment(q.pixels, z.side, q.labels); });
+  farm(1, [&](ferret::query& q) {
+    q.feature = ferret::extract(q.pixels, z.side, q.labels, q.kept);
+  });
+  farm(2, [&](ferret::query& q) { q.candidates = ferret::lookup(db, q.feature); });
+  farm(3, [&](ferret::query& q) { q.top = ferret::rank(db, q.feature, q.candidates); });
+  pool.emplace_back([&] {
+    while (auto* q = queues[4]->pop()) {
+      results[static_cast<size_t>(q->id)] = std::move(q->top);
+      delete q;
+    }
+  });
+  for (auto& t : pool)
+    t.join();
+  uint64_t h = ferret::hash_results(results);
+  ferret::print_compute(ferret::seconds_since(t0));
+  return bench::checksum("results_hash", h, ferret::expected(db, z));
+}
