@@ -134,8 +134,9 @@ inline uint32_t partition_size(uint32_t elements, uint32_t p) {
 /// One step of partition p: `swaps` attempts on its own elements, reading the
 /// others from `snapshot`. Returns the slots of its elements after the step,
 /// in partition order (element p + k * partitions at index k).
-inline std::vector<int32_t> anneal_partition(const netlist& nl, const std::vector<int32_t>& snapshot,
-                                             uint32_t p, uint32_t step, uint32_t swaps) {
+inline std::vector<int32_t> anneal_partition(const netlist& nl,
+                                             const std::vector<int32_t>& snapshot, uint32_t p,
+                                             uint32_t step, uint32_t swaps) {
   uint32_t count = partition_size(nl.elements, p);
   std::vector<int32_t> mine(count);
   for (uint32_t k = 0; k < count; ++k)

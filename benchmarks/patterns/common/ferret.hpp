@@ -295,8 +295,8 @@ inline std::vector<int32_t> rank(const database& db, const std::vector<double>& 
   std::vector<std::pair<double, int32_t>> scored;
   scored.reserve(candidates.size());
   for (int32_t id : candidates)
-    scored.emplace_back(match_distance(f.data(), db.vectors.data() + static_cast<size_t>(id) * dims),
-                        id);
+    scored.emplace_back(
+      match_distance(f.data(), db.vectors.data() + static_cast<size_t>(id) * dims), id);
   size_t k = std::min<size_t>(top_k, scored.size());
   std::partial_sort(scored.begin(), scored.begin() + static_cast<ptrdiff_t>(k), scored.end());
   std::vector<int32_t> top(k);

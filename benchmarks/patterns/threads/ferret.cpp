@@ -1,9 +1,10 @@
 // ferret (threads), after the structure of PARSEC's pthreads version: one
 // load thread, a pool of --threads threads for each of the four farm stages,
 // one output thread, joined by bounded queues of query pointers (moodycamel's
-// BlockingConcurrentQueue plus a semaphore for the bound). A null pointer
-// ends a stage: the last replica of a pool to see one passes one on to each
-// replica of the next pool.
+// BlockingConcurrentQueue plus a semaphore for the bound). Every stage knows
+// the number of queries, and its replicas claim them from a shared count
+// before taking one from the queue: the queue keeps no order between
+// producers, so an end marker could overtake the last queries.
 
 #include "patterns/common/ferret.hpp"
 
@@ -62,24 +63,17 @@ int main(int argc, char** argv) {
       q->pixels = ferret::load(id, z.side);
       queues[0]->push(q);
     }
-    for (size_t i = 0; i < threads; ++i)
-      queues[0]->push(nullptr);
   });
-  std::atomic<size_t> running[4];
-  auto farm = [&](int stage, auto work) {
-    running[stage].store(threads);
-    // Stage `stage` reads queues[stage]; only the rank stage's successor,
-    // the output thread, is a single thread.
-    size_t successors = stage == 3 ? 1 : threads;
+  std::atomic<int32_t> claimed[4] = {0, 0, 0, 0};
+  // Stage `stage` reads queues[stage] and writes queues[stage + 1].
+  auto farm = [&](size_t stage, auto work) {
     for (size_t i = 0; i < threads; ++i)
-      pool.emplace_back([&, stage, work, successors] {
-        while (auto* q = queues[static_cast<size_t>(stage)]->pop()) {
+      pool.emplace_back([&, stage, work] {
+        while (claimed[stage].fetch_add(1, std::memory_order_relaxed) < z.queries) {
+          auto* q = queues[stage]->pop();
           work(*q);
-          queues[static_cast<size_t>(stage) + 1]->push(q);
+          queues[stage + 1]->push(q);
         }
-        if (running[stage].fetch_sub(1) == 1)
-          for (size_t j = 0; j < successors; ++j)
-            queues[static_cast<size_t>(stage) + 1]->push(nullptr);
       });
   };
   farm(0, [&](ferret::query& q) { q.kept = ferret::segment(q.pixels, z.side, q.labels); });
@@ -89,7 +83,8 @@ int main(int argc, char** argv) {
   farm(2, [&](ferret::query& q) { q.candidates = ferret::lookup(db, q.feature); });
   farm(3, [&](ferret::query& q) { q.top = ferret::rank(db, q.feature, q.candidates); });
   pool.emplace_back([&] {
-    while (auto* q = queues[4]->pop()) {
+    for (int32_t i = 0; i < z.queries; ++i) {
+      auto* q = queues[4]->pop();
       results[static_cast<size_t>(q->id)] = std::move(q->top);
       delete q;
     }
