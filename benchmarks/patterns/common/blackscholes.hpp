@@ -17,7 +17,7 @@
 
 namespace patterns::blackscholes {
 
-inline constexpr uint64_t quick_options = 200'000;
+inline constexpr uint64_t quick_options = 400'000;
 inline constexpr uint64_t full_options = 1'000'000;
 inline constexpr uint64_t quick_runs = 20;
 inline constexpr uint64_t full_runs = 100;

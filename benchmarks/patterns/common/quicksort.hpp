@@ -17,7 +17,7 @@
 
 namespace patterns::quicksort {
 
-inline constexpr uint64_t quick_size = 2'000'000;
+inline constexpr uint64_t quick_size = 4'000'000;
 inline constexpr uint64_t full_size = 10'000'000;
 inline constexpr uint64_t default_cutoff = 2'000;
 inline constexpr uint64_t seed = 0x5eed0001;
