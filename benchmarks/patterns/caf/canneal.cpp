@@ -9,8 +9,8 @@
 #include "common/caf_compat.hpp"
 #include "patterns/common/canneal.hpp"
 
-#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #if CAF_MAJOR_VERSION >= 1
@@ -115,17 +115,17 @@ int main(int argc, char** argv) {
   std::vector<int32_t> initial;
   auto nl = canneal::make_netlist(z.elements, initial);
   uint64_t cost = 0;
-  std::chrono::steady_clock::time_point t0;
+  std::optional<patterns::compute_timer> timer;
   {
     caf::actor_system_config cfg;
     caf_compat::set_max_threads(cfg, threads);
     caf::actor_system sys{cfg};
-    t0 = std::chrono::steady_clock::now();
+    timer.emplace();
     if (z.steps == 0)
       cost = canneal::routing_cost(nl, initial);
     else
       sys.spawn<master>(nl, initial, z, static_cast<uint32_t>(threads), &cost);
   } // ~actor_system waits for every actor
-  canneal::print_compute(canneal::seconds_since(t0));
+  timer->stop();
   return bench::checksum("routing_cost", cost, canneal::expected(nl, initial, z));
 }

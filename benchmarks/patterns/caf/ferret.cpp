@@ -13,9 +13,9 @@
 #include "common/caf_compat.hpp"
 #include "patterns/common/ferret.hpp"
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #if CAF_MAJOR_VERSION >= 1
@@ -252,14 +252,14 @@ int main(int argc, char** argv) {
   BENCH_CAF_INIT_META_OBJECTS(patterns_ferret);
   auto db = ferret::make_database(z.database);
   uint64_t h = 0;
-  std::chrono::steady_clock::time_point t0;
+  std::optional<patterns::compute_timer> timer;
   {
     caf::actor_system_config cfg;
     caf_compat::set_max_threads(cfg, threads);
     caf::actor_system sys{cfg};
-    t0 = std::chrono::steady_clock::now();
+    timer.emplace();
     sys.spawn<loader>(z, db, threads, &h);
   } // ~actor_system waits for every actor
-  ferret::print_compute(ferret::seconds_since(t0));
+  timer->stop();
   return bench::checksum("results_hash", h, ferret::expected(db, z));
 }

@@ -8,8 +8,8 @@
 #include "common/caf_compat.hpp"
 #include "patterns/common/raytrace.hpp"
 
-#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #if CAF_MAJOR_VERSION >= 1
@@ -123,14 +123,14 @@ int main(int argc, char** argv) {
   raytrace::print_row_costs(z);
   BENCH_CAF_INIT_META_OBJECTS(patterns_raytrace);
   uint64_t h = 0;
-  std::chrono::steady_clock::time_point t0;
+  std::optional<patterns::compute_timer> timer;
   {
     caf::actor_system_config cfg;
     caf_compat::set_max_threads(cfg, threads);
     caf::actor_system sys{cfg};
-    t0 = std::chrono::steady_clock::now();
+    timer.emplace();
     sys.spawn<master>(z, threads, &h);
   } // ~actor_system waits for every actor
-  raytrace::print_compute(raytrace::seconds_since(t0));
+  timer->stop();
   return bench::checksum("image_hash", h, raytrace::expected(z));
 }

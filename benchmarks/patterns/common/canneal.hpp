@@ -19,8 +19,8 @@
 // the final routing cost, the checksum, is the same for every version.
 
 #include "common/options.hpp"
+#include "patterns/common/util.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -31,25 +31,15 @@ namespace canneal {
 
 constexpr uint32_t partitions = 64; // a power of two: e % partitions is a mask
 
-/// splitmix64: small, fast and good enough to draw swaps and acceptances.
-struct rng {
-  uint64_t state;
+/// Draws on top of the study's generator: an integer below n (n < 2^32)
+/// and a double in [0, 1).
+inline uint32_t below(patterns::random& r, uint32_t n) noexcept {
+  return static_cast<uint32_t>((r.next() >> 32) * n >> 32);
+}
 
-  uint64_t next() noexcept {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-
-  uint32_t below(uint32_t n) noexcept {
-    return static_cast<uint32_t>((next() >> 32) * n >> 32);
-  }
-
-  double unit() noexcept {
-    return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0);
-  }
-};
+inline double unit(patterns::random& r) noexcept {
+  return static_cast<double>(r.next() >> 11) * (1.0 / 9007199254740992.0);
+}
 
 /// A slot packs its grid coordinates as (y << 16) | x.
 inline int32_t distance(int32_t a, int32_t b) noexcept {
@@ -79,11 +69,11 @@ constexpr uint64_t seed = 0x5eed0c0ffee;
 inline netlist make_netlist(uint32_t elements, std::vector<int32_t>& placement) {
   netlist nl;
   nl.elements = elements;
-  rng r{seed};
+  patterns::random r{seed};
   for (uint32_t e = 0; e < elements; ++e) {
-    uint32_t fan_out = 1 + r.below(4);
+    uint32_t fan_out = 1 + below(r, 4);
     for (uint32_t i = 0; i < fan_out; ++i) {
-      uint32_t to = r.below(elements);
+      uint32_t to = below(r, elements);
       if (to == e)
         continue;
       nl.wire_from.push_back(e);
@@ -109,7 +99,7 @@ inline netlist make_netlist(uint32_t elements, std::vector<int32_t>& placement) 
   for (uint32_t e = 0; e < elements; ++e)
     placement[e] = static_cast<int32_t>(((e / width) << 16) | (e % width));
   for (uint32_t e = elements; e > 1; --e) { // Fisher-Yates
-    uint32_t j = r.below(e);
+    uint32_t j = below(r, e);
     std::swap(placement[e - 1], placement[j]);
   }
   return nl;
@@ -143,7 +133,7 @@ inline std::vector<int32_t> anneal_partition(const netlist& nl,
     mine[k] = snapshot[p + k * partitions];
   if (count < 2)
     return mine;
-  rng r{seed ^ (uint64_t{p} << 40) ^ (uint64_t{step} * 0x2545f4914f6cdd1dull)};
+  patterns::random r{seed ^ (uint64_t{p} << 40) ^ (uint64_t{step} * 0x2545f4914f6cdd1dull)};
   double t = temperature(step);
   auto slot = [&](uint32_t e) {
     return (e & (partitions - 1)) == p ? mine[e / partitions] : snapshot[e];
@@ -162,8 +152,8 @@ inline std::vector<int32_t> anneal_partition(const netlist& nl,
     return delta;
   };
   for (uint32_t s = 0; s < swaps; ++s) {
-    uint32_t ka = r.below(count);
-    uint32_t kb = r.below(count);
+    uint32_t ka = below(r, count);
+    uint32_t kb = below(r, count);
     if (ka == kb)
       continue;
     uint32_t a = p + ka * partitions;
@@ -174,7 +164,7 @@ inline std::vector<int32_t> anneal_partition(const netlist& nl,
     mine[ka] = lb;
     mine[kb] = la;
     int64_t delta = moved(a, la, lb, b) + moved(b, lb, la, a);
-    if (delta > 0 && r.unit() >= std::exp(-static_cast<double>(delta) / t)) {
+    if (delta > 0 && unit(r) >= std::exp(-static_cast<double>(delta) / t)) {
       mine[ka] = la;
       mine[kb] = lb;
     }
@@ -223,14 +213,6 @@ inline uint64_t expected(const netlist& nl, const std::vector<int32_t>& initial,
   if (z.elements == 100'000 && z.steps == 120 && z.swaps == 4'000)
     return 23558841;
   return anneal_all(nl, initial, z);
-}
-
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-inline void print_compute(double seconds) {
-  std::printf("metric compute %.6f s\n", seconds);
 }
 
 } // namespace canneal

@@ -21,10 +21,10 @@
 // order of the queries.
 
 #include "common/options.hpp"
+#include "patterns/common/util.hpp"
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -42,40 +42,31 @@ constexpr int bits = 12;           // hyperplanes per table: 4096 buckets
 constexpr int top_k = 10;
 constexpr uint8_t threshold = 128; // foreground: brighter than this
 
-struct rng {
-  uint64_t state;
+/// Draws on top of the study's generator: an integer below n (n < 2^32)
+/// and a double in [0, 1).
+inline uint32_t below(patterns::random& r, uint32_t n) noexcept {
+  return static_cast<uint32_t>((r.next() >> 32) * n >> 32);
+}
 
-  uint64_t next() noexcept {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-
-  uint32_t below(uint32_t n) noexcept {
-    return static_cast<uint32_t>((next() >> 32) * n >> 32);
-  }
-
-  double unit() noexcept {
-    return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0);
-  }
-};
+inline double unit(patterns::random& r) noexcept {
+  return static_cast<double>(r.next() >> 11) * (1.0 / 9007199254740992.0);
+}
 
 using image = std::vector<std::byte>;
 
 /// Stage 1: the image of query `id`, side x side pixels.
 inline image load(int32_t id, int side) {
-  rng r{0xfe77e7ull * 1000003ull + static_cast<uint64_t>(id)};
+  patterns::random r{0xfe77e7ull * 1000003ull + static_cast<uint64_t>(id)};
   image px(static_cast<size_t>(side) * side);
   for (auto& p : px)
-    p = static_cast<std::byte>(20 + r.below(60));
-  int shapes = 6 + static_cast<int>(r.below(10));
+    p = static_cast<std::byte>(20 + below(r, 60));
+  int shapes = 6 + static_cast<int>(below(r, 10));
   for (int s = 0; s < shapes; ++s) {
-    int cx = static_cast<int>(r.below(static_cast<uint32_t>(side)));
-    int cy = static_cast<int>(r.below(static_cast<uint32_t>(side)));
-    int size = 3 + static_cast<int>(r.below(static_cast<uint32_t>(side / 6)));
-    auto level = static_cast<std::byte>(140 + r.below(110));
-    bool disc = r.below(2) == 0;
+    int cx = static_cast<int>(below(r, static_cast<uint32_t>(side)));
+    int cy = static_cast<int>(below(r, static_cast<uint32_t>(side)));
+    int size = 3 + static_cast<int>(below(r, static_cast<uint32_t>(side / 6)));
+    auto level = static_cast<std::byte>(140 + below(r, 110));
+    bool disc = below(r, 2) == 0;
     for (int y = std::max(0, cy - size); y < std::min(side, cy + size + 1); ++y)
       for (int x = std::max(0, cx - size); x < std::min(side, cx + size + 1); ++x)
         if (!disc || (x - cx) * (x - cx) + (y - cy) * (y - cy) <= size * size)
@@ -208,20 +199,21 @@ inline uint32_t bucket_of(const database& db, int t, const double* v) {
 inline database make_database(int32_t size) {
   database db;
   db.size = size;
-  rng r{0xdb5eed};
+  patterns::random r{0xdb5eed};
   db.vectors.resize(static_cast<size_t>(size) * dims);
   for (int32_t i = 0; i < size; ++i) {
     double* v = db.vectors.data() + static_cast<size_t>(i) * dims;
     for (int s = 0; s < segments; ++s) {
       double* out = v + s * per_segment;
-      out[0] = 0.002 + 0.05 * r.unit() * r.unit();
-      out[1] = r.unit();
-      out[2] = r.unit();
-      out[3] = 0.01 * r.unit();
-      out[4] = 0.01 * r.unit();
-      out[5] = 0.5 + 0.004 * (r.unit() - 0.5);
-      out[6] = 0.55 + 0.43 * r.unit();
-      out[7] = 0.6 + 0.4 * r.unit();
+      double a = unit(r); // area: small ones more likely
+      out[0] = 0.002 + 0.05 * a * unit(r);
+      out[1] = unit(r);
+      out[2] = unit(r);
+      out[3] = 0.01 * unit(r);
+      out[4] = 0.01 * unit(r);
+      out[5] = 0.5 + 0.004 * (unit(r) - 0.5);
+      out[6] = 0.55 + 0.43 * unit(r);
+      out[7] = 0.6 + 0.4 * unit(r);
     }
   }
   // Hyperplanes through the database's centre, so that buckets are even.
@@ -234,7 +226,7 @@ inline database make_database(int32_t size) {
   for (size_t p = 0; p < db.offsets.size(); ++p) {
     double offset = 0;
     for (int d = 0; d < dims; ++d) {
-      double a = 2 * r.unit() - 1;
+      double a = 2 * unit(r) - 1;
       db.planes[p * dims + d] = a;
       offset += a * mean[static_cast<size_t>(d)];
     }
@@ -384,14 +376,6 @@ inline uint64_t expected(const database& db, const sizes& z) {
   if (z.queries == 3'000 && z.side == 128 && z.database == 20'000)
     return 5648821440262242665ull;
   return search_all(db, z);
-}
-
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-inline void print_compute(double seconds) {
-  std::printf("metric compute %.6f s\n", seconds);
 }
 
 } // namespace ferret

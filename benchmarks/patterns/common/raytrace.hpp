@@ -11,6 +11,7 @@
 // hand out rows dynamically, one at a time.
 
 #include "common/options.hpp"
+#include "patterns/common/util.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -285,14 +286,6 @@ inline uint64_t expected(const sizes& z) {
   if (z.width == 1920 && z.height == 1080 && z.frames == 3)
     return 9564699306513371934ull;
   return render_all(z);
-}
-
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-inline void print_compute(double seconds) {
-  std::printf("metric compute %.6f s\n", seconds);
 }
 
 } // namespace raytrace

@@ -4,7 +4,6 @@
 
 #include "patterns/common/canneal.hpp"
 
-#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -13,9 +12,9 @@ int main(int argc, char** argv) {
   auto z = canneal::parse(argc, argv, &threads);
   std::vector<int32_t> initial;
   auto nl = canneal::make_netlist(z.elements, initial);
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   uint64_t cost = canneal::anneal_all(nl, initial, z);
-  canneal::print_compute(canneal::seconds_since(t0));
+  timer.stop();
   std::printf("initial routing cost %llu\n",
               static_cast<unsigned long long>(canneal::routing_cost(nl, initial)));
   return bench::checksum("routing_cost", cost, canneal::expected(nl, initial, z));

@@ -4,15 +4,14 @@
 
 #include "patterns/common/ferret.hpp"
 
-#include <chrono>
 #include <cstdint>
 
 int main(int argc, char** argv) {
   size_t threads = 0;
   auto z = ferret::parse(argc, argv, &threads);
   auto db = ferret::make_database(z.database);
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   uint64_t h = ferret::search_all(db, z);
-  ferret::print_compute(ferret::seconds_since(t0));
+  timer.stop();
   return bench::checksum("results_hash", h, ferret::expected(db, z));
 }

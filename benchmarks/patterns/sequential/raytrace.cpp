@@ -4,15 +4,14 @@
 
 #include "patterns/common/raytrace.hpp"
 
-#include <chrono>
 #include <cstdint>
 
 int main(int argc, char** argv) {
   size_t threads = 0;
   auto z = raytrace::parse(argc, argv, &threads);
   raytrace::print_row_costs(z);
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   uint64_t h = raytrace::render_all(z);
-  raytrace::print_compute(raytrace::seconds_since(t0));
+  timer.stop();
   return bench::checksum("image_hash", h, raytrace::expected(z));
 }

@@ -10,7 +10,6 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 
-#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -20,7 +19,7 @@ int main(int argc, char** argv) {
   std::vector<int32_t> initial;
   auto nl = canneal::make_netlist(z.elements, initial);
   tbb::global_control limit{tbb::global_control::max_allowed_parallelism, threads};
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   std::vector<int32_t> snapshot = initial;
   std::vector<int32_t> next(snapshot.size());
   for (uint32_t step = 0; step < z.steps; ++step) {
@@ -34,6 +33,6 @@ int main(int argc, char** argv) {
     snapshot.swap(next);
   }
   uint64_t cost = canneal::routing_cost(nl, snapshot);
-  canneal::print_compute(canneal::seconds_since(t0));
+  timer.stop();
   return bench::checksum("routing_cost", cost, canneal::expected(nl, initial, z));
 }

@@ -7,7 +7,6 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_pipeline.h>
 
-#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -16,7 +15,7 @@ int main(int argc, char** argv) {
   auto z = ferret::parse(argc, argv, &threads);
   auto db = ferret::make_database(z.database);
   tbb::global_control limit{tbb::global_control::max_allowed_parallelism, threads};
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   std::vector<std::vector<int32_t>> results(static_cast<size_t>(z.queries));
   int32_t next_id = 0;
   using tbb::filter_mode;
@@ -62,6 +61,6 @@ int main(int argc, char** argv) {
           delete q;
         }));
   uint64_t h = ferret::hash_results(results);
-  ferret::print_compute(ferret::seconds_since(t0));
+  timer.stop();
   return bench::checksum("results_hash", h, ferret::expected(db, z));
 }

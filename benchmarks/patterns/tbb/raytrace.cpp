@@ -10,7 +10,6 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 
-#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -19,7 +18,7 @@ int main(int argc, char** argv) {
   auto z = raytrace::parse(argc, argv, &threads);
   raytrace::print_row_costs(z);
   tbb::global_control limit{tbb::global_control::max_allowed_parallelism, threads};
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   uint64_t h = raytrace::fnv_offset;
   std::vector<int32_t> frame(static_cast<size_t>(z.width) * z.height);
   for (int f = 0; f < z.frames; ++f) {
@@ -33,6 +32,6 @@ int main(int argc, char** argv) {
       tbb::simple_partitioner{});
     h = raytrace::hash_pixels(h, frame.data(), frame.size());
   }
-  raytrace::print_compute(raytrace::seconds_since(t0));
+  timer.stop();
   return bench::checksum("image_hash", h, raytrace::expected(z));
 }

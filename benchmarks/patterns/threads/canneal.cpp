@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <barrier>
-#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -17,7 +16,7 @@ int main(int argc, char** argv) {
   auto z = canneal::parse(argc, argv, &threads);
   std::vector<int32_t> initial;
   auto nl = canneal::make_netlist(z.elements, initial);
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   std::vector<int32_t> snapshot = initial;
   std::vector<int32_t> next(snapshot.size());
   uint32_t step = 0;
@@ -42,6 +41,6 @@ int main(int argc, char** argv) {
   for (auto& t : pool)
     t.join();
   uint64_t cost = canneal::routing_cost(nl, snapshot);
-  canneal::print_compute(canneal::seconds_since(t0));
+  timer.stop();
   return bench::checksum("routing_cost", cost, canneal::expected(nl, initial, z));
 }

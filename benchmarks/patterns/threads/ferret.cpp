@@ -11,7 +11,6 @@
 #include <concurrentqueue/blockingconcurrentqueue.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <semaphore>
@@ -49,7 +48,7 @@ int main(int argc, char** argv) {
   size_t threads = 0;
   auto z = ferret::parse(argc, argv, &threads);
   auto db = ferret::make_database(z.database);
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   // queues[i] feeds stage i + 1: segment, extract, lookup, rank, output.
   std::vector<std::unique_ptr<bounded_queue>> queues;
   for (int i = 0; i < 5; ++i)
@@ -92,6 +91,6 @@ int main(int argc, char** argv) {
   for (auto& t : pool)
     t.join();
   uint64_t h = ferret::hash_results(results);
-  ferret::print_compute(ferret::seconds_since(t0));
+  timer.stop();
   return bench::checksum("results_hash", h, ferret::expected(db, z));
 }

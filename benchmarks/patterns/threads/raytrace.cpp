@@ -6,7 +6,6 @@
 #include "patterns/common/raytrace.hpp"
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -15,7 +14,7 @@ int main(int argc, char** argv) {
   size_t threads = 0;
   auto z = raytrace::parse(argc, argv, &threads);
   raytrace::print_row_costs(z);
-  auto t0 = std::chrono::steady_clock::now();
+  patterns::compute_timer timer;
   uint64_t h = raytrace::fnv_offset;
   std::vector<int32_t> frame(static_cast<size_t>(z.width) * z.height);
   for (int f = 0; f < z.frames; ++f) {
@@ -32,6 +31,6 @@ int main(int argc, char** argv) {
       t.join();
     h = raytrace::hash_pixels(h, frame.data(), frame.size());
   }
-  raytrace::print_compute(raytrace::seconds_since(t0));
+  timer.stop();
   return bench::checksum("image_hash", h, raytrace::expected(z));
 }

@@ -10,8 +10,8 @@
 
 #include <troupe/all.hpp>
 
-#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(patterns_canneal, troupe::first_custom_type_id)
@@ -107,17 +107,17 @@ int main(int argc, char** argv) {
   std::vector<int32_t> initial;
   auto nl = canneal::make_netlist(z.elements, initial);
   uint64_t cost = 0;
-  std::chrono::steady_clock::time_point t0;
+  std::optional<patterns::compute_timer> timer;
   {
     troupe::actor_system_config cfg;
     cfg.scheduler.max_threads = threads;
     troupe::actor_system sys{cfg};
-    t0 = std::chrono::steady_clock::now();
+    timer.emplace();
     if (z.steps == 0)
       cost = canneal::routing_cost(nl, initial);
     else
       sys.spawn<master>(nl, initial, z, static_cast<uint32_t>(threads), &cost);
   } // ~actor_system waits for every actor
-  canneal::print_compute(canneal::seconds_since(t0));
+  timer->stop();
   return bench::checksum("routing_cost", cost, canneal::expected(nl, initial, z));
 }

@@ -14,9 +14,9 @@
 
 #include <troupe/all.hpp>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(patterns_ferret, troupe::first_custom_type_id)
@@ -237,14 +237,14 @@ int main(int argc, char** argv) {
   auto z = ferret::parse(argc, argv, &threads);
   auto db = ferret::make_database(z.database);
   uint64_t h = 0;
-  std::chrono::steady_clock::time_point t0;
+  std::optional<patterns::compute_timer> timer;
   {
     troupe::actor_system_config cfg;
     cfg.scheduler.max_threads = threads;
     troupe::actor_system sys{cfg};
-    t0 = std::chrono::steady_clock::now();
+    timer.emplace();
     sys.spawn<loader>(z, db, threads, &h);
   } // ~actor_system waits for every actor
-  ferret::print_compute(ferret::seconds_since(t0));
+  timer->stop();
   return bench::checksum("results_hash", h, ferret::expected(db, z));
 }

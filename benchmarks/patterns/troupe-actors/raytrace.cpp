@@ -9,8 +9,8 @@
 
 #include <troupe/all.hpp>
 
-#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(patterns_raytrace, troupe::first_custom_type_id)
@@ -112,14 +112,14 @@ int main(int argc, char** argv) {
   auto z = raytrace::parse(argc, argv, &threads);
   raytrace::print_row_costs(z);
   uint64_t h = 0;
-  std::chrono::steady_clock::time_point t0;
+  std::optional<patterns::compute_timer> timer;
   {
     troupe::actor_system_config cfg;
     cfg.scheduler.max_threads = threads;
     troupe::actor_system sys{cfg};
-    t0 = std::chrono::steady_clock::now();
+    timer.emplace();
     sys.spawn<master>(z, threads, &h);
   } // ~actor_system waits for every actor
-  raytrace::print_compute(raytrace::seconds_since(t0));
+  timer->stop();
   return bench::checksum("image_hash", h, raytrace::expected(z));
 }
