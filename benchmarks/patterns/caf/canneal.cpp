@@ -10,7 +10,6 @@
 #include "patterns/common/canneal.hpp"
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #if CAF_MAJOR_VERSION >= 1
@@ -59,10 +58,10 @@ private:
 
 class master : public caf::event_based_actor {
 public:
-  master(caf::actor_config& cfg, const canneal::netlist& nl, std::vector<int32_t> initial,
-         canneal::sizes z, uint32_t workers, uint64_t* cost)
-    : caf::event_based_actor(cfg), nl_(nl), z_(z), workers_count_(workers), cost_(cost),
-      placement_(std::move(initial)) {}
+  master(caf::actor_config& cfg, caf::actor client, const canneal::netlist& nl,
+         std::vector<int32_t> initial, canneal::sizes z, uint32_t workers)
+    : caf::event_based_actor(cfg), nl_(nl), z_(z), workers_count_(workers),
+      client_(std::move(client)), placement_(std::move(initial)) {}
 
   caf::behavior make_behavior() override {
     for (uint32_t i = 0; i < workers_count_; ++i)
@@ -79,7 +78,7 @@ public:
           start_step();
           return;
         }
-        *cost_ = canneal::routing_cost(nl_, placement_);
+        caf_compat::tell(this, client_, canneal::routing_cost(nl_, placement_));
         for (auto& w : workers_)
           caf_compat::tell(this, w, done_atom_v);
         quit();
@@ -98,7 +97,7 @@ private:
   canneal::netlist nl_;
   canneal::sizes z_;
   uint32_t workers_count_;
-  uint64_t* cost_; // read by main after the system has shut down
+  caf::actor client_; // gets the result
   std::vector<caf::actor> workers_;
   std::vector<int32_t> placement_;
   std::vector<int32_t> next_;
@@ -115,17 +114,19 @@ int main(int argc, char** argv) {
   std::vector<int32_t> initial;
   auto nl = canneal::make_netlist(z.elements, initial);
   uint64_t cost = 0;
-  std::optional<patterns::compute_timer> timer;
   {
     caf::actor_system_config cfg;
     caf_compat::set_max_threads(cfg, threads);
     caf::actor_system sys{cfg};
-    timer.emplace();
-    if (z.steps == 0)
+    caf::scoped_actor self{sys};
+    patterns::compute_timer timer;
+    if (z.steps == 0) {
       cost = canneal::routing_cost(nl, initial);
-    else
-      sys.spawn<master>(nl, initial, z, static_cast<uint32_t>(threads), &cost);
-  } // ~actor_system waits for every actor
-  timer->stop();
+    } else {
+      sys.spawn<master>(caf::actor{self}, nl, initial, z, static_cast<uint32_t>(threads));
+      self->receive([&](uint64_t result) { cost = result; });
+    }
+    timer.stop();
+  }
   return bench::checksum("routing_cost", cost, canneal::expected(nl, initial, z));
 }

@@ -15,7 +15,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #if CAF_MAJOR_VERSION >= 1
@@ -160,9 +159,9 @@ private:
 class output : public caf::event_based_actor {
 public:
   output(caf::actor_config& cfg, caf::actor source, int32_t queries, int32_t credits,
-         size_t upstream, uint64_t* hash)
+         size_t upstream, caf::actor client)
     : caf::event_based_actor(cfg), source_(std::move(source)), credits_(credits),
-      upstream_(upstream), hash_(hash), results_(static_cast<size_t>(queries)) {}
+      upstream_(upstream), client_(std::move(client)), results_(static_cast<size_t>(queries)) {}
 
   caf::behavior make_behavior() override {
     return {
@@ -176,7 +175,7 @@ public:
       [this](end_atom) {
         if (--upstream_ > 0)
           return;
-        *hash_ = ferret::hash_results(results_);
+        caf_compat::tell(this, client_, ferret::hash_results(results_));
         quit();
       },
     };
@@ -186,20 +185,21 @@ private:
   caf::actor source_;
   int32_t credits_; // the load actor needs one per query beyond its window
   size_t upstream_;
-  uint64_t* hash_; // read by main after the system has shut down
+  caf::actor client_; // gets the result
   std::vector<std::vector<int32_t>> results_;
 };
 
 class loader : public caf::event_based_actor {
 public:
-  loader(caf::actor_config& cfg, ferret::sizes z, const ferret::database& db, size_t replicas,
-         uint64_t* hash)
-    : caf::event_based_actor(cfg), z_(z), db_(db), replicas_(replicas), hash_(hash) {}
+  loader(caf::actor_config& cfg, caf::actor client, ferret::sizes z, const ferret::database& db,
+         size_t replicas)
+    : caf::event_based_actor(cfg), client_(std::move(client)), z_(z), db_(db),
+      replicas_(replicas) {}
 
   caf::behavior make_behavior() override {
     auto window = static_cast<int32_t>(8 * replicas_);
     actors out{spawn<output>(caf::actor_cast<caf::actor>(this), z_.queries,
-                                      std::max(0, z_.queries - window), replicas_, hash_)};
+                                      std::max(0, z_.queries - window), replicas_, client_)};
     auto rank = farm<ranker>(out, replicas_, db_);
     auto look = farm<indexer>(rank, replicas_, db_);
     auto extract = farm<extractor>(look, replicas_, z_.side);
@@ -235,10 +235,10 @@ private:
     }
   }
 
+  caf::actor client_;
   ferret::sizes z_;
   ferret::database db_;
   size_t replicas_;
-  uint64_t* hash_;
   actors segmenters_;
   int32_t next_id_ = 0;
   bool ended_ = false;
@@ -252,14 +252,15 @@ int main(int argc, char** argv) {
   BENCH_CAF_INIT_META_OBJECTS(patterns_ferret);
   auto db = ferret::make_database(z.database);
   uint64_t h = 0;
-  std::optional<patterns::compute_timer> timer;
   {
     caf::actor_system_config cfg;
     caf_compat::set_max_threads(cfg, threads);
     caf::actor_system sys{cfg};
-    timer.emplace();
-    sys.spawn<loader>(z, db, threads, &h);
-  } // ~actor_system waits for every actor
-  timer->stop();
+    caf::scoped_actor self{sys};
+    patterns::compute_timer timer;
+    sys.spawn<loader>(caf::actor{self}, z, db, threads);
+    self->receive([&](uint64_t result) { h = result; });
+    timer.stop();
+  }
   return bench::checksum("results_hash", h, ferret::expected(db, z));
 }

@@ -9,7 +9,6 @@
 #include "patterns/common/raytrace.hpp"
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #if CAF_MAJOR_VERSION >= 1
@@ -61,8 +60,8 @@ private:
 
 class master : public caf::event_based_actor {
 public:
-  master(caf::actor_config& cfg, raytrace::sizes z, size_t workers, uint64_t* hash)
-    : caf::event_based_actor(cfg), z_(z), workers_count_(workers), hash_(hash),
+  master(caf::actor_config& cfg, caf::actor client, raytrace::sizes z, size_t workers)
+    : caf::event_based_actor(cfg), z_(z), workers_count_(workers), client_(std::move(client)),
       frame_buffer_(static_cast<size_t>(z.width) * z.height) {
   }
 
@@ -86,7 +85,7 @@ public:
           start_frame();
           return;
         }
-        *hash_ = hash_value_;
+        caf_compat::tell(this, client_, hash_value_);
         for (auto& w : workers_)
           caf_compat::tell(this, w, done_atom_v);
         quit();
@@ -106,7 +105,7 @@ private:
 
   raytrace::sizes z_;
   size_t workers_count_;
-  uint64_t* hash_; // read by main after the system has shut down
+  caf::actor client_; // gets the result
   std::vector<caf::actor> workers_;
   std::vector<int32_t> frame_buffer_;
   uint64_t hash_value_ = raytrace::fnv_offset;
@@ -123,14 +122,15 @@ int main(int argc, char** argv) {
   raytrace::print_row_costs(z);
   BENCH_CAF_INIT_META_OBJECTS(patterns_raytrace);
   uint64_t h = 0;
-  std::optional<patterns::compute_timer> timer;
   {
     caf::actor_system_config cfg;
     caf_compat::set_max_threads(cfg, threads);
     caf::actor_system sys{cfg};
-    timer.emplace();
-    sys.spawn<master>(z, threads, &h);
-  } // ~actor_system waits for every actor
-  timer->stop();
+    caf::scoped_actor self{sys};
+    patterns::compute_timer timer;
+    sys.spawn<master>(caf::actor{self}, z, threads);
+    self->receive([&](uint64_t result) { h = result; });
+    timer.stop();
+  }
   return bench::checksum("image_hash", h, raytrace::expected(z));
 }

@@ -11,7 +11,6 @@
 #include <troupe/all.hpp>
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(patterns_canneal, troupe::first_custom_type_id)
@@ -51,10 +50,10 @@ private:
 
 class master : public troupe::event_based_actor {
 public:
-  master(troupe::actor_config& cfg, const canneal::netlist& nl, std::vector<int32_t> initial,
-         canneal::sizes z, uint32_t workers, uint64_t* cost)
-    : troupe::event_based_actor(cfg), nl_(nl), z_(z), workers_count_(workers), cost_(cost),
-      placement_(std::move(initial)) {}
+  master(troupe::actor_config& cfg, troupe::actor client, const canneal::netlist& nl,
+         std::vector<int32_t> initial, canneal::sizes z, uint32_t workers)
+    : troupe::event_based_actor(cfg), nl_(nl), z_(z), workers_count_(workers),
+      client_(std::move(client)), placement_(std::move(initial)) {}
 
 protected:
   troupe::behavior make_behavior() override {
@@ -72,7 +71,7 @@ protected:
           start_step();
           return;
         }
-        *cost_ = canneal::routing_cost(nl_, placement_);
+        send(client_, canneal::routing_cost(nl_, placement_));
         for (auto& w : workers_)
           send(w, done_atom_v);
         quit();
@@ -91,7 +90,7 @@ private:
   canneal::netlist nl_;
   canneal::sizes z_;
   uint32_t workers_count_;
-  uint64_t* cost_; // read by main after the system has shut down
+  troupe::actor client_; // gets the result
   std::vector<troupe::actor> workers_;
   std::vector<int32_t> placement_;
   std::vector<int32_t> next_;
@@ -107,17 +106,19 @@ int main(int argc, char** argv) {
   std::vector<int32_t> initial;
   auto nl = canneal::make_netlist(z.elements, initial);
   uint64_t cost = 0;
-  std::optional<patterns::compute_timer> timer;
   {
     troupe::actor_system_config cfg;
     cfg.scheduler.max_threads = threads;
     troupe::actor_system sys{cfg};
-    timer.emplace();
-    if (z.steps == 0)
+    troupe::scoped_actor self{sys};
+    patterns::compute_timer timer;
+    if (z.steps == 0) {
       cost = canneal::routing_cost(nl, initial);
-    else
-      sys.spawn<master>(nl, initial, z, static_cast<uint32_t>(threads), &cost);
-  } // ~actor_system waits for every actor
-  timer->stop();
+    } else {
+      sys.spawn<master>(troupe::actor{self}, nl, initial, z, static_cast<uint32_t>(threads));
+      self->receive([&](uint64_t result) { cost = result; });
+    }
+    timer.stop();
+  }
   return bench::checksum("routing_cost", cost, canneal::expected(nl, initial, z));
 }

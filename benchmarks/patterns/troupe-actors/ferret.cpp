@@ -16,7 +16,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(patterns_ferret, troupe::first_custom_type_id)
@@ -144,9 +143,9 @@ private:
 class output : public troupe::event_based_actor {
 public:
   output(troupe::actor_config& cfg, troupe::actor source, int32_t queries, int32_t credits,
-         size_t upstream, uint64_t* hash)
+         size_t upstream, troupe::actor client)
     : troupe::event_based_actor(cfg), source_(std::move(source)), credits_(credits),
-      upstream_(upstream), hash_(hash), results_(static_cast<size_t>(queries)) {}
+      upstream_(upstream), client_(std::move(client)), results_(static_cast<size_t>(queries)) {}
 
 protected:
   troupe::behavior make_behavior() override {
@@ -161,7 +160,7 @@ protected:
       [this](end_atom) {
         if (--upstream_ > 0)
           return;
-        *hash_ = ferret::hash_results(results_);
+        send(client_, ferret::hash_results(results_));
         quit();
       },
     };
@@ -171,21 +170,22 @@ private:
   troupe::actor source_;
   int32_t credits_; // the load actor needs one per query beyond its window
   size_t upstream_;
-  uint64_t* hash_; // read by main after the system has shut down
+  troupe::actor client_; // gets the result
   std::vector<std::vector<int32_t>> results_;
 };
 
 class loader : public troupe::event_based_actor {
 public:
-  loader(troupe::actor_config& cfg, ferret::sizes z, const ferret::database& db, size_t replicas,
-         uint64_t* hash)
-    : troupe::event_based_actor(cfg), z_(z), db_(db), replicas_(replicas), hash_(hash) {}
+  loader(troupe::actor_config& cfg, troupe::actor client, ferret::sizes z,
+         const ferret::database& db, size_t replicas)
+    : troupe::event_based_actor(cfg), client_(std::move(client)), z_(z), db_(db),
+      replicas_(replicas) {}
 
 protected:
   troupe::behavior make_behavior() override {
     auto window = static_cast<int32_t>(8 * replicas_);
     actors out{system().spawn<output>(self_handle(), z_.queries,
-                                      std::max(0, z_.queries - window), replicas_, hash_)};
+                                      std::max(0, z_.queries - window), replicas_, client_)};
     auto rank = farm<ranker>(out, replicas_, db_);
     auto look = farm<indexer>(rank, replicas_, db_);
     auto extract = farm<extractor>(look, replicas_, z_.side);
@@ -221,10 +221,10 @@ private:
     }
   }
 
+  troupe::actor client_;
   ferret::sizes z_;
   ferret::database db_;
   size_t replicas_;
-  uint64_t* hash_;
   actors segmenters_;
   int32_t next_id_ = 0;
   bool ended_ = false;
@@ -237,14 +237,15 @@ int main(int argc, char** argv) {
   auto z = ferret::parse(argc, argv, &threads);
   auto db = ferret::make_database(z.database);
   uint64_t h = 0;
-  std::optional<patterns::compute_timer> timer;
   {
     troupe::actor_system_config cfg;
     cfg.scheduler.max_threads = threads;
     troupe::actor_system sys{cfg};
-    timer.emplace();
-    sys.spawn<loader>(z, db, threads, &h);
-  } // ~actor_system waits for every actor
-  timer->stop();
+    troupe::scoped_actor self{sys};
+    patterns::compute_timer timer;
+    sys.spawn<loader>(troupe::actor{self}, z, db, threads);
+    self->receive([&](uint64_t result) { h = result; });
+    timer.stop();
+  }
   return bench::checksum("results_hash", h, ferret::expected(db, z));
 }

@@ -10,7 +10,6 @@
 #include <troupe/all.hpp>
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(patterns_raytrace, troupe::first_custom_type_id)
@@ -53,8 +52,8 @@ private:
 
 class master : public troupe::event_based_actor {
 public:
-  master(troupe::actor_config& cfg, raytrace::sizes z, size_t workers, uint64_t* hash)
-    : troupe::event_based_actor(cfg), z_(z), workers_count_(workers), hash_(hash),
+  master(troupe::actor_config& cfg, troupe::actor client, raytrace::sizes z, size_t workers)
+    : troupe::event_based_actor(cfg), z_(z), workers_count_(workers), client_(std::move(client)),
       frame_buffer_(static_cast<size_t>(z.width) * z.height) {}
 
 protected:
@@ -76,7 +75,7 @@ protected:
           start_frame();
           return;
         }
-        *hash_ = hash_value_;
+        send(client_, hash_value_);
         for (auto& w : workers_)
           send(w, done_atom_v);
         quit();
@@ -96,7 +95,7 @@ private:
 
   raytrace::sizes z_;
   size_t workers_count_;
-  uint64_t* hash_; // read by main after the system has shut down
+  troupe::actor client_; // gets the result
   std::vector<troupe::actor> workers_;
   std::vector<int32_t> frame_buffer_;
   uint64_t hash_value_ = raytrace::fnv_offset;
@@ -112,14 +111,15 @@ int main(int argc, char** argv) {
   auto z = raytrace::parse(argc, argv, &threads);
   raytrace::print_row_costs(z);
   uint64_t h = 0;
-  std::optional<patterns::compute_timer> timer;
   {
     troupe::actor_system_config cfg;
     cfg.scheduler.max_threads = threads;
     troupe::actor_system sys{cfg};
-    timer.emplace();
-    sys.spawn<master>(z, threads, &h);
-  } // ~actor_system waits for every actor
-  timer->stop();
+    troupe::scoped_actor self{sys};
+    patterns::compute_timer timer;
+    sys.spawn<master>(troupe::actor{self}, z, threads);
+    self->receive([&](uint64_t result) { h = result; });
+    timer.stop();
+  }
   return bench::checksum("image_hash", h, raytrace::expected(z));
 }
