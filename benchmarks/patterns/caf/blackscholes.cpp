@@ -34,7 +34,9 @@ namespace {
 // bs::fields floats each), `(int32_t chunk, floats prices)` back to the
 // master, and `floats prices` (all of them) from the master at the end.
 caf::behavior worker(caf::event_based_actor* self, caf::actor master,
-                        uint64_t runs) {
+                     uint64_t runs) {
+  // The chunks still to come: shared, since the behaviour keeps copies of
+  // its handlers.
   auto left = std::make_shared<uint64_t>(runs);
   return {
     [=](int32_t chunk, const floats& records) {
@@ -82,8 +84,8 @@ private:
       size_t first, last;
       bs::chunk(prices_.size(), worker_count_, w, first, last);
       caf_compat::tell(this, workers_[w], static_cast<int32_t>(w),
-           floats(records_.begin() + static_cast<ptrdiff_t>(first * bs::fields),
-                  records_.begin() + static_cast<ptrdiff_t>(last * bs::fields)));
+                       floats(records_.begin() + static_cast<ptrdiff_t>(first * bs::fields),
+                              records_.begin() + static_cast<ptrdiff_t>(last * bs::fields)));
     }
     pending_ = worker_count_;
   }

@@ -65,8 +65,9 @@ private:
   void split(int32_t side, size_t first, size_t last) {
     ++pending_;
     auto child = spawn<sorter>(caf::actor_cast<caf::actor>(this), side, cutoff_);
-    caf_compat::tell(this, child, values(data_.begin() + static_cast<ptrdiff_t>(first),
-                       data_.begin() + static_cast<ptrdiff_t>(last)));
+    caf_compat::tell(this, child,
+                     values(data_.begin() + static_cast<ptrdiff_t>(first),
+                            data_.begin() + static_cast<ptrdiff_t>(last)));
   }
 
   void merge(int32_t side, values& sorted) {

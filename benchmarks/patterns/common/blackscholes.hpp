@@ -111,13 +111,15 @@ inline void price_packed(const float* packed, float* out, size_t begin, size_t e
   }
 }
 
+inline float price(const option_data& x) noexcept {
+  return price(x.spot, x.strike, x.rate, x.volatility, x.time, x.type == 'P');
+}
+
 /// Prices options [begin, end) of the portfolio into prices[begin, end).
 inline void price_range(const option_data* xs, float* prices, size_t begin,
                         size_t end) noexcept {
-  for (size_t i = begin; i < end; ++i) {
-    const auto& x = xs[i];
-    prices[i] = price(x.spot, x.strike, x.rate, x.volatility, x.time, x.type == 'P');
-  }
+  for (size_t i = begin; i < end; ++i)
+    prices[i] = price(xs[i]);
 }
 
 /// Chunk w of `workers` in a static split of `count` items: [first, last).

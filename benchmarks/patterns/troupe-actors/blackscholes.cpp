@@ -33,6 +33,8 @@ namespace {
 // master, and `floats prices` (all of them) from the master at the end.
 troupe::behavior worker(troupe::event_based_actor* self, troupe::actor master,
                         uint64_t runs) {
+  // The chunks still to come: shared, since the behaviour keeps copies of
+  // its handlers.
   auto left = std::make_shared<uint64_t>(runs);
   return {
     [=](int32_t chunk, const floats& records) {
