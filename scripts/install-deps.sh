@@ -17,6 +17,7 @@ test_packages=(
 bench_packages=(
   "${test_packages[@]}"
   libcaf-dev libbenchmark-dev libconcurrentqueue-dev libreaderwriterqueue-dev
+  libtbb-dev
   python3 python3-matplotlib
 )
 

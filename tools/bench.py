@@ -367,6 +367,8 @@ def emit_absent(study, programs, expected, args, emit):
             continue
         if name in programs:
             continue
+        if "studies" in info and study not in info["studies"]:
+            continue  # a system of other studies only (e.g. tbb)
         if not info.get("found", False):
             reason = info.get("reason", f"{name} was not found")
         else:

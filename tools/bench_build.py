@@ -6,9 +6,10 @@
 Reads <build>/benchmarks/programs.json (written when CMake configures the
 benchmarks) and builds, in this order:
 
-1. Troupe's programs and the launcher. A failure here fails the build: there
-   is nothing to compare with.
-2. Every competitor's program (CAF 0.17, CAF 1.x, threads), going on past
+1. Troupe's programs (`troupe` and `troupe-actors`) and the launcher. A
+   failure here fails the build: there is nothing to compare with.
+2. Every competitor's program (CAF 0.17, CAF 1.x, threads, tbb,
+   sequential), going on past
    failures. A competitor program that does not build, e.g. because the
    installed CAF changed its API, is built once more on its own to capture the
    compiler's output, and its executable from an earlier build is removed so

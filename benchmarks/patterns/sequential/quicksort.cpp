@@ -1,0 +1,20 @@
+// quicksort (sequential): the recursion of common/quicksort.hpp on one
+// thread, no runtime: the baseline every speed-up divides.
+
+#include "common/options.hpp"
+#include "patterns/common/quicksort.hpp"
+
+namespace qs = patterns::quicksort;
+
+int main(int argc, char** argv) {
+  bench::options opts{argc, argv,
+                      {{"size", qs::quick_size, qs::full_size, "int32 values to sort"},
+                       {"cutoff", qs::default_cutoff, qs::default_cutoff,
+                        "largest problem sorted without splitting it"}}};
+  auto data = qs::make_input(opts["size"]);
+  auto expected = qs::expected_checksum(data);
+  patterns::compute_timer timer;
+  qs::sort_sequential(data.data(), data.size(), opts["cutoff"]);
+  timer.stop();
+  return bench::checksum("sorted", qs::result_checksum(data), expected);
+}
