@@ -2,6 +2,7 @@
 
 #include "troupe/atoms.hpp"
 #include "troupe/error.hpp"
+#include "troupe/patterns/detail/stage.hpp"
 #include "troupe/system_messages.hpp"
 
 #include <gtest/gtest.h>
@@ -173,10 +174,13 @@ TEST(type_id, troupes_own_blocks_do_not_overlap_and_stay_below_the_first_custom_
   using troupe::id_block::core_actors;
   using troupe::id_block::core_atoms;
   using troupe::id_block::core_errors;
+  using troupe::id_block::core_patterns;
   EXPECT_LE(builtin::end, core_errors::begin);
   EXPECT_LE(core_errors::end, core_actors::begin);
   EXPECT_LE(core_actors::end, core_atoms::begin);
-  EXPECT_LE(core_atoms::end, troupe::first_custom_type_id);
+  EXPECT_LE(core_atoms::end, core_patterns::begin);
+  EXPECT_LE(core_patterns::end, troupe::first_custom_type_id);
+  EXPECT_EQ(core_patterns::end - core_patterns::begin, 4);
   EXPECT_EQ(core_errors::end - core_errors::begin, 3);
   EXPECT_EQ(core_actors::end - core_actors::begin, 6);
 }

@@ -25,7 +25,7 @@ behavior gather_stage::make_behavior() {
 
 void gather_stage::ask(size_t replica, uint64_t seq, message msg) {
   auto number = next_request_number();
-  replicas_[replica]->send(self_ptr(), message_id::make_request(number), std::move(msg),
+  replicas_[replica]->send(this, self_ptr(), message_id::make_request(number), std::move(msg),
                            context());
   add_response_handler(
     number,
@@ -73,9 +73,14 @@ void gather_stage::flush() {
   }
 }
 
+void gather_stage::on_cleanup(const error& reason, execution_unit* ctx) {
+  stage_actor::on_cleanup(reason, ctx);
+  replicas_.clear();
+}
+
 void gather_stage::on_drained() {
   for (auto& r : replicas_)
-    r->broadcast(nullptr, make_message(drain_atom{}), context());
+    r->broadcast(this, nullptr, make_message(drain_atom{}), context());
 }
 
 ordered_stage::ordered_stage(actor_config& cfg, stage_config sc,

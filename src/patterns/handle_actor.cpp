@@ -14,7 +14,7 @@ behavior handle_actor::make_behavior() {
   return {
     [this](end_of_stream_atom) {
       eos_target_ = state_->sink ? state_->sink : current_sender();
-      state_->entry->broadcast(nullptr, make_message(end_of_stream_atom_v), context());
+      state_->entry->broadcast(this, nullptr, make_message(end_of_stream_atom_v), context());
     },
     [this](stream_done_atom) {
       if (++exits_done_ < state_->exits)
@@ -34,7 +34,7 @@ behavior handle_actor::make_behavior() {
       auto mid = e->mid;
       e->mid = mid.with_answered();
       auto sender = !mid.is_request() && state_->sink ? state_->sink : e->sender;
-      state_->entry->send(std::move(sender), mid, std::move(msg), context());
+      state_->entry->send(this, std::move(sender), mid, std::move(msg), context());
       return delegated<>{};
     },
   };
@@ -46,7 +46,7 @@ void handle_actor::on_cleanup(const error& reason, execution_unit* ctx) {
     return;
   if (reason == exit_reason::normal || reason == exit_reason::unreachable) {
     // Nobody can send new items: let those inside finish, then stop.
-    state_->entry->broadcast(nullptr, make_message(drain_atom{}), ctx);
+    state_->entry->broadcast(this, nullptr, make_message(drain_atom{}), ctx);
   } else {
     for (auto& a : state_->actors)
       a.ctrl()->get()->enqueue(

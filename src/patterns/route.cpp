@@ -10,12 +10,12 @@ std::unique_ptr<route> actor_route::clone() const {
   return std::make_unique<actor_route>(dest_);
 }
 
-void actor_route::send(strong_actor_ptr sender, message_id mid, message msg,
+void actor_route::send(local_actor*, strong_actor_ptr sender, message_id mid, message msg,
                        execution_unit* ctx) {
   dest_->get()->enqueue(make_mailbox_element(std::move(sender), mid, std::move(msg)), ctx);
 }
 
-void actor_route::broadcast(const strong_actor_ptr& sender, const message& marker,
+void actor_route::broadcast(local_actor*, const strong_actor_ptr& sender, const message& marker,
                             execution_unit* ctx) {
   dest_->get()->enqueue(make_mailbox_element(sender, message_id::make(), marker), ctx);
 }
@@ -28,17 +28,17 @@ std::unique_ptr<route> farm_route::clone() const {
   return std::make_unique<farm_route>(std::move(replicas), pick_);
 }
 
-void farm_route::send(strong_actor_ptr sender, message_id mid, message msg,
+void farm_route::send(local_actor* self, strong_actor_ptr sender, message_id mid, message msg,
                       execution_unit* ctx) {
   // A custom policy may return any number: wrap it onto the replicas.
   auto i = pick_(msg, replicas_.size()) % replicas_.size();
-  replicas_[i]->send(std::move(sender), mid, std::move(msg), ctx);
+  replicas_[i]->send(self, std::move(sender), mid, std::move(msg), ctx);
 }
 
-void farm_route::broadcast(const strong_actor_ptr& sender, const message& marker,
+void farm_route::broadcast(local_actor* self, const strong_actor_ptr& sender, const message& marker,
                            execution_unit* ctx) {
   for (auto& r : replicas_)
-    r->broadcast(sender, marker, ctx);
+    r->broadcast(self, sender, marker, ctx);
 }
 
 void answer(actor_system& sys, const strong_actor_ptr& self, strong_actor_ptr sender,

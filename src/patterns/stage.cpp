@@ -13,7 +13,7 @@ stage_actor::stage_actor(actor_config& cfg, stage_config sc)
 
 void stage_actor::emit(strong_actor_ptr sender, message_id mid, message msg) {
   if (next_)
-    next_->send(std::move(sender), mid, std::move(msg), context());
+    next_->send(this, std::move(sender), mid, std::move(msg), context());
   else
     answer(system(), self_ptr(), std::move(sender), mid, std::move(msg), context());
 }
@@ -34,6 +34,11 @@ error stage_actor::failure(std::exception_ptr e) const {
     return make_error(errc::unhandled_exception,
                       "stage " + name_ + " threw an exception that is no std::exception");
   }
+}
+
+void stage_actor::on_cleanup(const error& reason, execution_unit* ctx) {
+  event_based_actor::on_cleanup(reason, ctx);
+  next_.reset();
 }
 
 void stage_actor::end_work() {
@@ -61,7 +66,7 @@ void stage_actor::pass_markers() {
     return;
   for (; eos_ready_ > 0; --eos_ready_) {
     if (next_) {
-      next_->broadcast(nullptr, make_message(end_of_stream_atom_v), context());
+      next_->broadcast(this, nullptr, make_message(end_of_stream_atom_v), context());
     } else if (auto hdl = handle_.lock()) {
       hdl.ctrl()->get()->enqueue(
         make_mailbox_element(self_ptr(), message_id::make(), make_message(stream_done_atom{})),
@@ -71,7 +76,7 @@ void stage_actor::pass_markers() {
   if (drain_ready_) {
     drain_ready_ = false;
     if (next_)
-      next_->broadcast(nullptr, make_message(drain_atom{}), context());
+      next_->broadcast(this, nullptr, make_message(drain_atom{}), context());
     on_drained();
     quit();
   }

@@ -313,6 +313,39 @@ TEST_P(patterns_control, a_void_stage_answers_requests_with_an_empty_response) {
   EXPECT_EQ(total.load(), 10);
 }
 
+TEST_P(patterns_control, a_feedback_loop_sends_results_round_until_the_condition_lets_them_out) {
+  std::atomic<int> rounds{0};
+  auto p = spawn_pattern(sys, pipeline(seq([&](int32_t x) {
+                                         ++rounds;
+                                         return x - 1;
+                                       }),
+                                       seq([](int32_t x) { return x; }))
+                                .feedback([](const int32_t& x) { return x > 0; }));
+  EXPECT_EQ(ask<int32_t>(p, int32_t{10}), 0);
+  EXPECT_EQ(rounds.load(), 10);
+  EXPECT_EQ(ask<int32_t>(p, int32_t{0}), -1) << "a result that may leave leaves at once";
+}
+
+TEST_P(patterns_control, the_end_of_stream_waits_for_items_still_going_round_a_loop) {
+  // Item i goes round i times: the last items in are not the last out.
+  auto p = spawn_pattern(sys, pipeline(seq([](int32_t x) { return x - 1; }),
+                                       farm(seq([](int32_t x) { return x; }), 2))
+                                .feedback([](const int32_t& x) { return x > 0; }));
+  std::vector<int32_t> items(200);
+  for (int32_t i = 0; i < 200; ++i)
+    items[i] = 200 - i;
+  auto out = stream<int32_t>(p, items);
+  EXPECT_EQ(out, std::vector<int32_t>(200, 0));
+}
+
+TEST_P(patterns_control, a_farm_of_feedback_loops_answers_every_request) {
+  auto p = spawn_pattern(sys, farm(pipeline(seq([](int32_t x) { return x / 2; }))
+                                     .feedback([](const int32_t& x) { return x > 1; }),
+                                   3));
+  for (int32_t i = 2; i < 40; ++i)
+    EXPECT_EQ(ask<int32_t>(p, i), 1) << i;
+}
+
 TROUPE_TEST_EVERY_POLICY(patterns_control);
 
 } // namespace

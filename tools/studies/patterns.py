@@ -33,12 +33,23 @@ DESCRIPTION = {
     "caf-1": "CAF 1.x, plain actors (\"pure\" actor model)",
     "caf-0": "CAF 0.17, plain actors (\"pure\" actor model)",
     "tbb": "oneTBB",
-    "threads": "OpenMP",
+    "threads": "OpenMP, or std::thread where OpenMP has no pattern (raytrace, canneal, ferret)",
     "sequential": "one thread, no runtime",
 }
 
 # Applications in the order of seed 001; others (added later) follow.
 APPLICATIONS = ["quicksort", "recmm", "blackscholes", "raytrace", "canneal", "ferret"]
+
+# Not an application: what a pattern adds to one request (Troupe only), the
+# round trips the program measured itself.
+OVERHEAD_CASE = "request_overhead"
+OVERHEAD_METRICS = [
+    ("actor_rtt", "one actor calling the function"),
+    ("farm2_rtt", "`farm(seq(fn), 2)`"),
+    ("pipeline3_rtt", "`pipeline(seq(fn), seq(fn), seq(fn))`"),
+    ("farm2_overhead", "farm of 2 minus one actor"),
+    ("pipeline3_overhead", "pipeline of 3 minus one actor"),
+]
 
 
 def family(system):
@@ -68,7 +79,8 @@ class Results:
         self.absent = [l for l in lines if l.get("metric") == "absent"]
         measured = [l for l in lines if l.get("metric") != "absent"]
         self.cell = {(l["case"], l["config"], l["system"], l["metric"]): l for l in measured}
-        cases = list(collections.OrderedDict.fromkeys(l["case"] for l in measured))
+        cases = list(collections.OrderedDict.fromkeys(
+            l["case"] for l in measured if l["case"] != OVERHEAD_CASE))
         self.cases = sorted(cases, key=lambda c: (APPLICATIONS.index(c)
                                                   if c in APPLICATIONS else len(APPLICATIONS),
                                                   cases.index(c)))
@@ -220,6 +232,23 @@ def color(system, index, report):
     return report.color_of(system, index)
 
 
+def overhead_table(res, report):
+    """Median round trips of request_overhead, one column per worker count."""
+    configs = sorted({k[1] for k in res.cell if k[0] == OVERHEAD_CASE},
+                     key=lambda c: (threads_of(c) is None, threads_of(c) or 0, c))
+    if not configs:
+        return []
+    out = ["| round trip (µs) | " + " | ".join(configs) + " |",
+           "|---|" + "---:|" * len(configs)]
+    for metric, label in OVERHEAD_METRICS:
+        row = [label]
+        for config in configs:
+            line = res.cell.get((OVERHEAD_CASE, config, "troupe", metric))
+            row.append("—" if line is None else fmt_time(line, report))
+        out.append("| " + " | ".join(row) + " |")
+    return out
+
+
 def rss_table(res, report):
     """Peak resident memory at the largest worker count: the pure actor
     versions carry copies of their data."""
@@ -272,6 +301,13 @@ def report_section(name, lines, machine, results_dir):
     chart = f"{name}_speedup.png"
     if speedup_chart(res, os.path.join(results_dir, chart)):
         out += [f"![{name}: speed-up over sequential]({chart})", ""]
+
+    overhead = overhead_table(res, report)
+    if overhead:
+        out += [f"### `{OVERHEAD_CASE}`: what a pattern adds to a request", "",
+                "One client, one request in flight at a time, median of batches of "
+                "1,000 round trips (the program's own measurement). The target is at "
+                "most 2 µs more than one actor calling the same function.", ""] + overhead + [""]
 
     table, config = rss_table(res, report)
     workers = threads_of(config)

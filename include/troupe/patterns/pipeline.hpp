@@ -5,9 +5,19 @@
 // checks that each stage's output is the next stage's input.
 //
 //   auto p = pipeline(seq(parse), farm(seq(enrich)), seq(format));
+//
+// feedback(pred) closes a loop: a result for which pred holds goes back into
+// the first stage instead of out, so an item goes round until the user's
+// condition lets it leave. Markers (end of stream) wait until no item is
+// inside the loop.
+//
+//   auto collatz = pipeline(seq(step)).feedback([](const state& s) { return s.n != 1; });
 
+#include "troupe/detail/callable_trait.hpp"
+#include "troupe/patterns/detail/loop.hpp"
 #include "troupe/patterns/detail/pattern.hpp"
 
+#include <functional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -34,12 +44,37 @@ public:
     return std::move(*this);
   }
 
+  /// Sends a result back into the first stage while `pred(result)` holds.
+  template <class Pred>
+  pipeline_pattern feedback(Pred pred) && {
+    using arg = std::decay_t<typename troupe::detail::type_list_head<
+      typename troupe::detail::callable_trait_t<Pred>::arg_types>::type>;
+    static_assert(detail::feeds_v<output_type, arg> && detail::feeds_v<arg, input_type>,
+                  "troupe: feedback needs a pipeline whose results it can feed back into "
+                  "its first stage (the condition takes the output type, which is the "
+                  "input type)");
+    again_ = [pred = std::move(pred)](const message& msg) {
+      return msg.match_elements<arg>() && pred(msg.get_as<arg>(0));
+    };
+    return std::move(*this);
+  }
+
   detail::built build(detail::build_context& ctx, detail::route_ptr next,
                       const std::string& path) const {
     auto here = detail::join_path(path, name_);
     // Back to front: each stage needs the route into the one after it.
     detail::built result;
-    result.exits = build_stage<sizeof...(Stages) - 1>(ctx, std::move(next), here, result);
+    if (!again_) {
+      result.exits = build_stage<sizeof...(Stages) - 1>(ctx, std::move(next), here, result);
+      return result;
+    }
+    auto st = std::make_shared<detail::loop_state>();
+    st->again = again_;
+    st->handle = ctx.handle;
+    auto exit = std::make_unique<detail::loop_exit>(st, std::move(next));
+    result.exits = build_stage<sizeof...(Stages) - 1>(ctx, std::move(exit), here, result);
+    st->first = std::move(result.entry);
+    result.entry = std::make_unique<detail::loop_entry>(st);
     return result;
   }
 
@@ -79,6 +114,7 @@ private:
 
   std::tuple<Stages...> stages_;
   std::string name_ = "pipeline";
+  std::function<bool(const message&)> again_;
 };
 
 /// Stages in order; each is any pattern.

@@ -3,6 +3,9 @@
 // A slice is an index range [first, last) of a container that the workers of
 // a map or div_conq pattern share without copying. Distinct slices of one
 // container never overlap, so workers may write through them in parallel.
+// The container needs size(); begin() and operator[] only where a slice's
+// are used, so any type whose size() counts work items will do (rows of an
+// image, partitions of a problem).
 
 #include <cstddef>
 #include <iterator>
@@ -14,8 +17,6 @@ template <class Container>
 class slice {
 public:
   using container_type = Container;
-  using iterator = typename Container::iterator;
-  using reference = typename Container::reference;
 
   slice() noexcept = default;
 
@@ -25,11 +26,11 @@ public:
   /// The whole container.
   explicit slice(Container& c) noexcept : slice(c, 0, c.size()) {}
 
-  iterator begin() const noexcept {
+  auto begin() const noexcept {
     return std::next(c_->begin(), static_cast<std::ptrdiff_t>(first_));
   }
 
-  iterator end() const noexcept {
+  auto end() const noexcept {
     return std::next(c_->begin(), static_cast<std::ptrdiff_t>(last_));
   }
 
@@ -52,7 +53,7 @@ public:
   }
 
   /// Element `i` of the slice (element first() + i of the container).
-  reference operator[](size_t i) const {
+  decltype(auto) operator[](size_t i) const {
     return (*c_)[first_ + i];
   }
 

@@ -50,6 +50,8 @@ protected:
 
   void on_drained() override;
 
+  void on_cleanup(const error& reason, execution_unit* ctx) override;
+
 private:
   struct slot {
     strong_actor_ptr sender;

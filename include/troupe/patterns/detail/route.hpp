@@ -24,6 +24,7 @@
 namespace troupe {
 class execution_unit;
 class actor_system;
+class local_actor;
 } // namespace troupe
 
 namespace troupe::patterns::detail {
@@ -34,14 +35,15 @@ public:
 
   virtual std::unique_ptr<route> clone() const = 0;
 
-  /// Delivers one item on behalf of the request (`sender`, `mid`).
-  virtual void send(strong_actor_ptr sender, message_id mid, message msg,
+  /// Delivers one item on behalf of the request (`sender`, `mid`); `self`
+  /// is the actor that owns the route.
+  virtual void send(local_actor* self, strong_actor_ptr sender, message_id mid, message msg,
                     execution_unit* ctx) = 0;
 
   /// Delivers a stream marker (end of stream, drain) to every actor this
   /// route can reach.
-  virtual void broadcast(const strong_actor_ptr& sender, const message& marker,
-                         execution_unit* ctx) = 0;
+  virtual void broadcast(local_actor* self, const strong_actor_ptr& sender,
+                         const message& marker, execution_unit* ctx) = 0;
 };
 
 using route_ptr = std::unique_ptr<route>;
@@ -52,8 +54,9 @@ public:
   explicit actor_route(strong_actor_ptr dest) : dest_(std::move(dest)) {}
 
   std::unique_ptr<route> clone() const override;
-  void send(strong_actor_ptr sender, message_id mid, message msg, execution_unit* ctx) override;
-  void broadcast(const strong_actor_ptr& sender, const message& marker,
+  void send(local_actor* self, strong_actor_ptr sender, message_id mid, message msg,
+            execution_unit* ctx) override;
+  void broadcast(local_actor* self, const strong_actor_ptr& sender, const message& marker,
                  execution_unit* ctx) override;
 
 private:
@@ -71,8 +74,9 @@ public:
     : replicas_(std::move(replicas)), pick_(std::move(pick)) {}
 
   std::unique_ptr<route> clone() const override;
-  void send(strong_actor_ptr sender, message_id mid, message msg, execution_unit* ctx) override;
-  void broadcast(const strong_actor_ptr& sender, const message& marker,
+  void send(local_actor* self, strong_actor_ptr sender, message_id mid, message msg,
+            execution_unit* ctx) override;
+  void broadcast(local_actor* self, const strong_actor_ptr& sender, const message& marker,
                  execution_unit* ctx) override;
 
 private:

@@ -130,6 +130,10 @@ protected:
   /// its own behind it drains them here.
   virtual void on_drained() {}
 
+  /// Drops the routes: a feedback loop's routes reach back to its first
+  /// stage, a cycle of strong references that only termination breaks.
+  void on_cleanup(const error& reason, execution_unit* ctx) override;
+
 private:
   void pass_markers();
 
