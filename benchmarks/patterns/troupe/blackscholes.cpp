@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   auto expected = bs::expected_checksum(options);
   prices_type prices(options.size());
   {
-    troupe::actor_system sys{patterns::troupe_run::config(opts.threads())};
+    troupe::actor_system_config cfg;
+    patterns::troupe_run::configure(cfg, opts.threads());
+    troupe::actor_system sys{cfg};
     troupe::scoped_actor self{sys};
     const bs::option_data* xs = options.data();
     auto pricing = spawn_pattern(sys, map([xs](slice<prices_type> s) {

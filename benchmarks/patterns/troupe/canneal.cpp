@@ -43,7 +43,9 @@ int main(int argc, char** argv) {
   std::vector<int32_t> snapshot = initial;
   uint64_t cost = 0;
   {
-    troupe::actor_system sys{patterns::troupe_run::config(threads)};
+    troupe::actor_system_config cfg;
+    patterns::troupe_run::configure(cfg, threads);
+    troupe::actor_system sys{cfg};
     troupe::scoped_actor self{sys};
     auto anneal = spawn_pattern(sys, map(
       [](slice<step_work> parts) {

@@ -25,7 +25,9 @@ int main(int argc, char** argv) {
   std::vector<std::vector<int32_t>> results(static_cast<size_t>(z.queries));
   uint64_t h = 0;
   {
-    troupe::actor_system sys{patterns::troupe_run::config(threads)};
+    troupe::actor_system_config cfg;
+    patterns::troupe_run::configure(cfg, threads);
+    troupe::actor_system sys{cfg};
     troupe::scoped_actor self{sys};
     auto side = z.side;
     const ferret::database* d = &db;

@@ -23,7 +23,9 @@ int main(int argc, char** argv) {
   auto expected = qs::expected_checksum(data);
   size_t cutoff = opts["cutoff"];
   {
-    troupe::actor_system sys{patterns::troupe_run::config(opts.threads())};
+    troupe::actor_system_config cfg;
+    patterns::troupe_run::configure(cfg, opts.threads());
+    troupe::actor_system sys{cfg};
     troupe::scoped_actor self{sys};
     auto sort = spawn_pattern(sys, div_conq(
       [](slice<values> s) {

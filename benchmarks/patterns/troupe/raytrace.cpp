@@ -38,7 +38,9 @@ int main(int argc, char** argv) {
   raytrace::print_row_costs(z);
   uint64_t h = raytrace::fnv_offset;
   {
-    troupe::actor_system sys{patterns::troupe_run::config(threads)};
+    troupe::actor_system_config cfg;
+    patterns::troupe_run::configure(cfg, threads);
+    troupe::actor_system sys{cfg};
     troupe::scoped_actor self{sys};
     auto render = spawn_pattern(sys, map(
       [](slice<frame> rows) {

@@ -45,7 +45,9 @@ int main(int argc, char** argv) {
   auto expected = mm::expected_checksum(in);
   std::vector<double> c(size * size, 0.0);
   {
-    troupe::actor_system sys{patterns::troupe_run::config(opts.threads())};
+    troupe::actor_system_config cfg;
+    patterns::troupe_run::configure(cfg, opts.threads());
+    troupe::actor_system sys{cfg};
     troupe::scoped_actor self{sys};
     auto multiply = spawn_pattern(sys, div_conq(
       [](const block& b) {

@@ -47,7 +47,9 @@ double median_rtt_us(troupe::scoped_actor& self, const Handle& h, uint64_t round
 int main(int argc, char** argv) {
   bench::options opts{argc, argv, {{"rounds", 20'000, 200'000, "requests per configuration"}}};
   auto rounds = std::max<uint64_t>(opts["rounds"], 1000);
-  troupe::actor_system sys{patterns::troupe_run::config(opts.threads())};
+  troupe::actor_system_config cfg;
+  patterns::troupe_run::configure(cfg, opts.threads());
+  troupe::actor_system sys{cfg};
   troupe::scoped_actor self{sys};
   auto plain = sys.spawn([] { return troupe::behavior{[](int32_t x) { return work(x); }}; });
   auto farm2 = spawn_pattern(sys, farm(seq(work), 2));

@@ -11,10 +11,9 @@
 
 namespace patterns::troupe_run {
 
-inline troupe::actor_system_config config(size_t threads) {
-  troupe::actor_system_config cfg;
+/// Workers: --threads.
+inline void configure(troupe::actor_system_config& cfg, size_t threads) {
   cfg.scheduler.max_threads = threads;
-  return cfg;
 }
 
 /// Requests `x` from `p` and stores the answer in `out`; false (and a

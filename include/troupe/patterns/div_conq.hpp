@@ -40,6 +40,17 @@ namespace troupe::patterns {
 
 namespace detail {
 
+/// What a div_conq over problems R takes: the container of a slice, or R.
+template <class R>
+struct dc_input {
+  using type = R;
+};
+
+template <class Container>
+struct dc_input<slice<Container>> {
+  using type = Container;
+};
+
 /// The functions of a div_conq, shared by its stage and all its jobs.
 template <class R, class Divide, class Combine, class Base, class IsBase>
 struct dc_functions {
@@ -207,7 +218,7 @@ template <class R, class Divide, class Combine, class Base, class IsBase>
 class div_conq_pattern {
 public:
   using problem_type = R;
-  using input_type = std::conditional_t<is_slice<R>::value, typename R::container_type, R>;
+  using input_type = typename detail::dc_input<R>::type;
   using output_type = input_type;
   using functions = detail::dc_functions<R, Divide, Combine, Base, IsBase>;
 
