@@ -32,7 +32,6 @@
 #include <span>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -152,44 +151,27 @@ private:
 };
 
 template <class Input, class R, class Fns>
-class dc_stage final : public stage_actor {
+class dc_stage final : public job_stage<dc_request<Input, R, Fns>> {
 public:
   using request = dc_request<Input, R, Fns>;
+  using base = job_stage<request>;
 
   dc_stage(actor_config& cfg, stage_config sc, std::shared_ptr<const Fns> fns)
-    : stage_actor(cfg, std::move(sc)), fns_(std::move(fns)) {}
+    : base(cfg, std::move(sc)), fns_(std::move(fns)) {}
 
 protected:
   behavior make_behavior() override {
     return {
       [this](Input& data) -> result<void> {
-        auto* e = current_mailbox_element();
-        auto req = std::make_shared<request>();
-        req->stage = self_ptr();
-        req->id = next_id_++;
+        auto req = this->open_request();
         req->data = std::move(data);
         req->fns = fns_.get();
-        pending_.emplace(req->id, entry{e->sender, e->mid, req});
-        e->mid = e->mid.with_answered();
-        begin_work();
-        submit(context(), new dc_job<Input, R, Fns>(req, root_of(req->data), nullptr));
+        submit(this->context(), new dc_job<Input, R, Fns>(req, root_of(req->data), nullptr));
         return delegated<>{};
       },
-      [this](job_done_atom, uint64_t id) {
-        auto i = pending_.find(id);
-        if (i == pending_.end())
-          return;
-        auto x = std::move(i->second);
-        pending_.erase(i);
-        if (x.req->failed.load(std::memory_order_acquire))
-          answer(system(), self_ptr(), std::move(x.sender), x.mid,
-                 make_message(failure(x.req->failure)), context());
-        else
-          emit(std::move(x.sender), x.mid, make_message(std::move(x.req->data)));
-        end_work();
-      },
-      [this](end_of_stream_atom) { on_end_of_stream(); },
-      [this](drain_atom) { on_drain(); },
+      [this](job_done_atom, uint64_t id) { this->on_job_done(id); },
+      [this](end_of_stream_atom) { this->on_end_of_stream(); },
+      [this](drain_atom) { this->on_drain(); },
     };
   }
 
@@ -201,15 +183,7 @@ private:
       return data;
   }
 
-  struct entry {
-    strong_actor_ptr sender;
-    message_id mid;
-    std::shared_ptr<request> req;
-  };
-
   std::shared_ptr<const Fns> fns_;
-  uint64_t next_id_ = 0;
-  std::unordered_map<uint64_t, entry> pending_;
 };
 
 } // namespace detail

@@ -29,7 +29,6 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 
 namespace troupe::patterns {
@@ -89,68 +88,45 @@ private:
 };
 
 template <class Container, class F>
-class map_stage final : public stage_actor {
+class map_stage final : public job_stage<map_request<Container, F>> {
 public:
+  using base = job_stage<map_request<Container, F>>;
+
   map_stage(actor_config& cfg, stage_config sc, F fn, size_t jobs, size_t chunk)
-    : stage_actor(cfg, std::move(sc)), fn_(std::move(fn)), jobs_(jobs), chunk_(chunk) {}
+    : base(cfg, std::move(sc)), fn_(std::move(fn)), jobs_(jobs), chunk_(chunk) {}
 
 protected:
   behavior make_behavior() override {
     return {
       [this](Container& data) -> result<void> {
-        auto* e = current_mailbox_element();
-        auto req = std::make_shared<map_request<Container, F>>();
-        req->stage = self_ptr();
-        req->id = next_id_++;
+        auto req = this->open_request();
         req->data = std::move(data);
         req->fn = &fn_;
         req->size = req->data.size();
         req->chunk = chunk_;
-        auto workers = jobs_ != 0 ? jobs_ : std::max<size_t>(system().scheduler().num_workers(), 1);
+        auto workers
+          = jobs_ != 0 ? jobs_ : std::max<size_t>(this->system().scheduler().num_workers(), 1);
         auto pieces = chunk_ == 0 ? req->size : (req->size + chunk_ - 1) / chunk_;
         req->jobs = std::min(workers, pieces);
-        pending_.emplace(req->id, entry{e->sender, e->mid, req});
-        e->mid = e->mid.with_answered();
-        begin_work();
         if (req->jobs == 0) {
-          req->tell_done(context());
+          req->tell_done(this->context());
           return delegated<>{};
         }
         req->running.store(req->jobs, std::memory_order_relaxed);
         for (size_t i = 0; i < req->jobs; ++i)
-          submit(context(), new map_job<Container, F>(req, i));
+          submit(this->context(), new map_job<Container, F>(req, i));
         return delegated<>{};
       },
-      [this](job_done_atom, uint64_t id) {
-        auto i = pending_.find(id);
-        if (i == pending_.end())
-          return;
-        auto x = std::move(i->second);
-        pending_.erase(i);
-        if (x.req->failed.load(std::memory_order_acquire))
-          answer(system(), self_ptr(), std::move(x.sender), x.mid,
-                 make_message(failure(x.req->failure)), context());
-        else
-          emit(std::move(x.sender), x.mid, make_message(std::move(x.req->data)));
-        end_work();
-      },
-      [this](end_of_stream_atom) { on_end_of_stream(); },
-      [this](drain_atom) { on_drain(); },
+      [this](job_done_atom, uint64_t id) { this->on_job_done(id); },
+      [this](end_of_stream_atom) { this->on_end_of_stream(); },
+      [this](drain_atom) { this->on_drain(); },
     };
   }
 
 private:
-  struct entry {
-    strong_actor_ptr sender;
-    message_id mid;
-    std::shared_ptr<map_request<Container, F>> req;
-  };
-
   F fn_;
   size_t jobs_;
   size_t chunk_;
-  uint64_t next_id_ = 0;
-  std::unordered_map<uint64_t, entry> pending_;
 };
 
 } // namespace detail

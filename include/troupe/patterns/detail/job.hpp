@@ -17,7 +17,9 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
-#include <mutex>
+#include <memory>
+#include <unordered_map>
+#include <utility>
 
 namespace troupe::patterns::detail {
 
@@ -77,6 +79,53 @@ struct request_state {
                                                make_message(job_done_atom{}, id)),
                           ctx);
   }
+};
+
+/// A stage whose requests run as jobs (map, div_conq). It keeps each
+/// request's sender until the last job reports, then sends the request's
+/// `data` on as the result, or answers with the failure.
+template <class Request>
+class job_stage : public stage_actor {
+public:
+  using stage_actor::stage_actor;
+
+protected:
+  /// A new request for the message being handled now.
+  std::shared_ptr<Request> open_request() {
+    auto* e = current_mailbox_element();
+    auto req = std::make_shared<Request>();
+    req->stage = self_ptr();
+    req->id = next_id_++;
+    pending_.emplace(req->id, entry{e->sender, e->mid, req});
+    e->mid = e->mid.with_answered();
+    begin_work();
+    return req;
+  }
+
+  /// The handler of job_done_atom.
+  void on_job_done(uint64_t id) {
+    auto i = pending_.find(id);
+    if (i == pending_.end())
+      return;
+    auto x = std::move(i->second);
+    pending_.erase(i);
+    if (x.req->failed.load(std::memory_order_acquire))
+      answer(system(), self_ptr(), std::move(x.sender), x.mid,
+             make_message(failure(x.req->failure)), context());
+    else
+      emit(std::move(x.sender), x.mid, make_message(std::move(x.req->data)));
+    end_work();
+  }
+
+private:
+  struct entry {
+    strong_actor_ptr sender;
+    message_id mid;
+    std::shared_ptr<Request> req;
+  };
+
+  uint64_t next_id_ = 0;
+  std::unordered_map<uint64_t, entry> pending_;
 };
 
 } // namespace troupe::patterns::detail
