@@ -522,6 +522,8 @@ def main(argv):
             "runs": args.runs,
             "threads": args.threads,
             "started": started.isoformat(timespec="seconds"),
+            # Studies run at different times may come from different commits.
+            "git": machine.get("git"),
             "load_average_at_start": load,
             "duration_s": round(time.perf_counter() - t0, 1),
         }

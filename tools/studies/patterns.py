@@ -275,7 +275,8 @@ def report_section(name, lines, machine, results_dir):
         out += [f"{info.get('scale', '?')} sizes, {runs} run{'' if runs == 1 else 's'} per "
                 f"cell, started {info.get('started', '?')}, took "
                 f"{info.get('duration_s', 0) / 60:.1f} min"
-                + (f"; load average at start {load[0]}" if load else "") + ". "
+                + (f"; load average at start {load[0]}" if load else "")
+                + (f"; source git {info['git']}" if info.get("git") else "") + ". "
                 "The applications and how each version parallelises them are in "
                 "`benchmarks/patterns/README.md`.", ""]
     for line in res.absent:
