@@ -103,9 +103,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"options", bs::quick_options, bs::full_options, "options to price"},
-                       {"runs", bs::quick_runs, bs::full_runs, "passes over the portfolio"}}};
+  auto opts = bs::parse_options(argc, argv);
   auto options = bs::make_input(opts["options"]);
   auto expected = bs::expected_checksum(options);
   auto runs = opts["runs"];

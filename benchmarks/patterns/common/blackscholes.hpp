@@ -9,6 +9,7 @@
 // function below, so the prices are bit-identical whatever the split.
 // Plain C++17: the CAF 0.17 programs include it too.
 
+#include "common/options.hpp"
 #include "patterns/common/util.hpp"
 
 #include <cmath>
@@ -139,6 +140,13 @@ inline uint64_t expected_checksum(const std::vector<option_data>& xs) {
 
 inline uint64_t result_checksum(const std::vector<float>& prices) {
   return hash_floats(prices.data(), prices.size());
+}
+
+/// The command line every version of blackscholes takes.
+inline bench::options parse_options(int argc, char** argv) {
+  return bench::options{argc, argv,
+                        {{"options", quick_options, full_options, "options to price"},
+                       {"runs", quick_runs, full_runs, "passes over the portfolio"}}};
 }
 
 } // namespace patterns::blackscholes

@@ -7,6 +7,7 @@
 // are sorted independently (in parallel, except in `sequential`).
 // Plain C++17: the CAF 0.17 programs include it too.
 
+#include "common/options.hpp"
 #include "patterns/common/util.hpp"
 
 #include <algorithm>
@@ -89,6 +90,14 @@ inline void sort_sequential(int32_t* first, size_t n, size_t cutoff) {
     n -= gt;
   }
   sort_base(first, n);
+}
+
+/// The command line every version of quicksort takes.
+inline bench::options parse_options(int argc, char** argv) {
+  return bench::options{argc, argv,
+                        {{"size", quick_size, full_size, "int32 values to sort"},
+                       {"cutoff", default_cutoff, default_cutoff,
+                        "largest problem sorted without splitting it"}}};
 }
 
 } // namespace patterns::quicksort

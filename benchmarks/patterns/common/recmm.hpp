@@ -13,6 +13,7 @@
 // multiplication.
 // Plain C++17: the CAF 0.17 programs include it too.
 
+#include "common/options.hpp"
 #include "patterns/common/util.hpp"
 
 #include <cstdint>
@@ -121,6 +122,14 @@ inline uint64_t result_checksum(const input& in, const std::vector<double>& c) {
   for (double v : c)
     total += static_cast<int64_t>(v);
   return static_cast<uint64_t>(total);
+}
+
+/// The command line every version of recmm takes.
+inline bench::options parse_options(int argc, char** argv) {
+  return bench::options{argc, argv,
+                        {{"size", quick_size, full_size, "rows (and columns) of A, B, C"},
+                       {"cutoff", default_cutoff, default_cutoff,
+                        "width of the blocks of C computed without splitting"}}};
 }
 
 } // namespace patterns::recmm

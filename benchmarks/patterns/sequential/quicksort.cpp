@@ -7,10 +7,7 @@
 namespace qs = patterns::quicksort;
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"size", qs::quick_size, qs::full_size, "int32 values to sort"},
-                       {"cutoff", qs::default_cutoff, qs::default_cutoff,
-                        "largest problem sorted without splitting it"}}};
+  auto opts = qs::parse_options(argc, argv);
   auto data = qs::make_input(opts["size"]);
   auto expected = qs::expected_checksum(data);
   patterns::compute_timer timer;

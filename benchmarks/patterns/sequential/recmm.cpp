@@ -9,10 +9,7 @@
 namespace mm = patterns::recmm;
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"size", mm::quick_size, mm::full_size, "rows (and columns) of A, B, C"},
-                       {"cutoff", mm::default_cutoff, mm::default_cutoff,
-                        "width of the blocks of C computed without splitting"}}};
+  auto opts = mm::parse_options(argc, argv);
   size_t size = opts["size"], cutoff = opts["cutoff"];
   if (!mm::valid_sizes(size, cutoff)) {
     std::fprintf(stderr, "--size must be --cutoff times a power of two\n");

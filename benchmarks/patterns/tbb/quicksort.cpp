@@ -24,10 +24,7 @@ void sort_parallel(int32_t* first, size_t n, size_t cutoff) {
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"size", qs::quick_size, qs::full_size, "int32 values to sort"},
-                       {"cutoff", qs::default_cutoff, qs::default_cutoff,
-                        "largest problem sorted without splitting it"}}};
+  auto opts = qs::parse_options(argc, argv);
   auto data = qs::make_input(opts["size"]);
   auto expected = qs::expected_checksum(data);
   size_t cutoff = opts["cutoff"];

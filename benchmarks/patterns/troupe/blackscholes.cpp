@@ -17,9 +17,7 @@ TROUPE_BEGIN_TYPE_ID_BLOCK(patterns_blackscholes, troupe::first_custom_type_id)
 TROUPE_END_TYPE_ID_BLOCK(patterns_blackscholes)
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"options", bs::quick_options, bs::full_options, "options to price"},
-                       {"runs", bs::quick_runs, bs::full_runs, "passes over the portfolio"}}};
+  auto opts = bs::parse_options(argc, argv);
   auto options = bs::make_input(opts["options"]);
   auto expected = bs::expected_checksum(options);
   prices_type prices(options.size());
