@@ -12,10 +12,9 @@ behavior gather_stage::make_behavior() {
     [this](end_of_stream_atom) { on_end_of_stream(); },
     [this](drain_atom) { on_drain(); },
     [this](message& msg) -> result<void> {
-      auto* e = current_mailbox_element();
+      auto [sender, mid] = take_current_request();
       auto seq = base_ + window_.size();
-      window_.push_back(slot{e->sender, e->mid, {}, {}, false});
-      e->mid = e->mid.with_answered();
+      window_.push_back(slot{std::move(sender), mid, {}, {}, false});
       begin_work();
       on_item(seq, msg);
       return delegated<>{};
@@ -65,8 +64,7 @@ void gather_stage::flush() {
     window_.pop_front();
     ++base_;
     if (s.err)
-      answer(system(), self_ptr(), std::move(s.sender), s.mid, make_message(std::move(s.err)),
-             context());
+      reject(std::move(s.sender), s.mid, std::move(s.err));
     else
       emit(std::move(s.sender), s.mid, std::move(s.result));
     end_work();

@@ -1,7 +1,6 @@
 #include "troupe/patterns/detail/loop.hpp"
 
 #include "troupe/local_actor.hpp"
-#include "troupe/mailbox_element.hpp"
 #include "troupe/patterns/detail/stage.hpp"
 
 namespace troupe::patterns::detail {
@@ -71,10 +70,7 @@ void loop_exit::broadcast(local_actor* self, const strong_actor_ptr& sender,
   }
   // The end of the pattern: as a last stage without a route would.
   if (marker.match_elements<end_of_stream_atom>())
-    if (auto hdl = st_->handle.lock())
-      hdl.ctrl()->get()->enqueue(make_mailbox_element(self->self_ptr(), message_id::make(),
-                                                      make_message(stream_done_atom{})),
-                                 ctx);
+    report_stream_done(st_->handle, self->self_ptr(), ctx);
 }
 
 } // namespace troupe::patterns::detail

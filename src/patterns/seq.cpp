@@ -22,10 +22,7 @@ behavior actor_stage::make_behavior() {
     [this](end_of_stream_atom) { on_end_of_stream(); },
     [this](drain_atom) { on_drain(); },
     [this](message& msg) -> result<void> {
-      auto* e = current_mailbox_element();
-      auto sender = e->sender;
-      auto mid = e->mid;
-      e->mid = mid.with_answered();
+      auto [sender, mid] = take_current_request();
       begin_work();
       request_message(worker_, infinite, std::move(msg))
         .then(
@@ -35,9 +32,7 @@ behavior actor_stage::make_behavior() {
           },
           [this, sender, mid](error& err) mutable {
             auto what = std::string{"stage "} + name() + ": " + to_string(err);
-            answer(system(), self_ptr(), std::move(sender), mid,
-                   make_message(error{err.code(), err.category(), std::move(what)}),
-                   context());
+            reject(std::move(sender), mid, error{err.code(), err.category(), std::move(what)});
             end_work();
           });
       return delegated<>{};
@@ -49,14 +44,7 @@ behavior actor_stage::make_behavior() {
 
 detail::built seq_actor::build(detail::build_context& ctx, detail::route_ptr next,
                                const std::string& path) const {
-  auto sc = ctx.config(detail::join_path(path, name_), std::move(next));
-  auto cell = sc.upstream;
-  auto hdl = ctx.spawn<detail::actor_stage>(std::move(sc), make_);
-  detail::built result;
-  result.entry = std::make_unique<detail::actor_route>(hdl.ptr());
-  result.exits = 1;
-  result.entry_fan_in.push_back(std::move(cell));
-  return result;
+  return ctx.single<detail::actor_stage>(detail::join_path(path, name_), std::move(next), make_);
 }
 
 } // namespace troupe::patterns

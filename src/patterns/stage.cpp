@@ -19,10 +19,26 @@ void stage_actor::emit(strong_actor_ptr sender, message_id mid, message msg) {
 }
 
 void stage_actor::emit_current(message msg) {
+  auto [sender, mid] = take_current_request();
+  emit(std::move(sender), mid, std::move(msg));
+}
+
+std::pair<strong_actor_ptr, message_id> stage_actor::take_current_request() {
   auto* e = current_mailbox_element();
   auto mid = e->mid;
   e->mid = mid.with_answered();
-  emit(e->sender, mid, std::move(msg));
+  return {e->sender, mid};
+}
+
+void stage_actor::reject(strong_actor_ptr sender, message_id mid, error err) {
+  answer(system(), self_ptr(), std::move(sender), mid, make_message(std::move(err)), context());
+}
+
+void report_stream_done(const actor_addr& handle, strong_actor_ptr from, execution_unit* ctx) {
+  if (auto hdl = handle.lock())
+    hdl.ctrl()->get()->enqueue(
+      make_mailbox_element(std::move(from), message_id::make(), make_message(stream_done_atom{})),
+      ctx);
 }
 
 error stage_actor::failure(std::exception_ptr e) const {
@@ -65,13 +81,10 @@ void stage_actor::pass_markers() {
   if (in_flight_ > 0)
     return;
   for (; eos_ready_ > 0; --eos_ready_) {
-    if (next_) {
+    if (next_)
       next_->broadcast(this, nullptr, make_message(end_of_stream_atom_v), context());
-    } else if (auto hdl = handle_.lock()) {
-      hdl.ctrl()->get()->enqueue(
-        make_mailbox_element(self_ptr(), message_id::make(), make_message(stream_done_atom{})),
-        context());
-    }
+    else
+      report_stream_done(handle_, self_ptr(), context());
   }
   if (drain_ready_) {
     drain_ready_ = false;

@@ -206,13 +206,8 @@ public:
 
   detail::built build(detail::build_context& ctx, detail::route_ptr next,
                       const std::string& path) const {
-    auto sc = ctx.config(detail::join_path(path, name_), std::move(next));
-    detail::built result;
-    result.entry_fan_in.push_back(sc.upstream);
-    result.exits = 1;
-    auto hdl = ctx.spawn<detail::dc_stage<input_type, R, functions>>(std::move(sc), fns_);
-    result.entry = std::make_unique<detail::actor_route>(hdl.ptr());
-    return result;
+    return ctx.single<detail::dc_stage<input_type, R, functions>>(
+      detail::join_path(path, name_), std::move(next), fns_);
   }
 
 private:

@@ -190,19 +190,12 @@ private:
       detail::set_fan_in(b.entry_fan_in, 1);
       entries.push_back(std::move(b.entry));
     }
-    auto sc = ctx.config(here, std::move(next));
-    detail::built result;
-    result.entry_fan_in.push_back(sc.upstream);
-    result.exits = 1;
-    actor hdl;
     if constexpr (is_broadcast)
-      hdl = ctx.spawn<detail::broadcast_stage<worker_output>>(std::move(sc), std::move(entries),
-                                                              ordered_);
+      return ctx.single<detail::broadcast_stage<worker_output>>(here, std::move(next),
+                                                                std::move(entries));
     else
-      hdl = ctx.spawn<detail::ordered_stage>(std::move(sc), std::move(entries),
-                                             detail::make_pick(policy_));
-    result.entry = std::make_unique<detail::actor_route>(hdl.ptr());
-    return result;
+      return ctx.single<detail::ordered_stage>(here, std::move(next), std::move(entries),
+                                               detail::make_pick(policy_));
   }
 
   Worker worker_;

@@ -152,13 +152,8 @@ public:
 
   detail::built build(detail::build_context& ctx, detail::route_ptr next,
                       const std::string& path) const {
-    auto sc = ctx.config(detail::join_path(path, name_), std::move(next));
-    detail::built result;
-    result.entry_fan_in.push_back(sc.upstream);
-    result.exits = 1;
-    auto hdl = ctx.spawn<detail::map_stage<Container, F>>(std::move(sc), fn_, jobs_, chunk_);
-    result.entry = std::make_unique<detail::actor_route>(hdl.ptr());
-    return result;
+    return ctx.single<detail::map_stage<Container, F>>(detail::join_path(path, name_),
+                                                       std::move(next), fn_, jobs_, chunk_);
   }
 
 private:

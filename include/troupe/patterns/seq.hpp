@@ -127,14 +127,8 @@ public:
 
   detail::built build(detail::build_context& ctx, detail::route_ptr next,
                       const std::string& path) const {
-    auto sc = ctx.config(detail::join_path(path, name_), std::move(next));
-    auto cell = sc.upstream;
-    auto hdl = ctx.spawn<detail::fn_stage<F, input_type, output_type>>(std::move(sc), fn_);
-    detail::built result;
-    result.entry = std::make_unique<detail::actor_route>(hdl.ptr());
-    result.exits = 1;
-    result.entry_fan_in.push_back(std::move(cell));
-    return result;
+    return ctx.single<detail::fn_stage<F, input_type, output_type>>(
+      detail::join_path(path, name_), std::move(next), fn_);
   }
 
 private:

@@ -88,8 +88,7 @@ private:
 template <class Out>
 class broadcast_stage final : public gather_stage {
 public:
-  broadcast_stage(actor_config& cfg, stage_config sc, std::vector<route_ptr> replicas,
-                  bool /* always ordered */)
+  broadcast_stage(actor_config& cfg, stage_config sc, std::vector<route_ptr> replicas)
     : gather_stage(cfg, std::move(sc), std::move(replicas)) {}
 
 protected:

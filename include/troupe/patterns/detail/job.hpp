@@ -92,13 +92,12 @@ public:
 protected:
   /// A new request for the message being handled now.
   std::shared_ptr<Request> open_request() {
-    auto* e = current_mailbox_element();
+    auto [sender, mid] = this->take_current_request();
     auto req = std::make_shared<Request>();
-    req->stage = self_ptr();
+    req->stage = this->self_ptr();
     req->id = next_id_++;
-    pending_.emplace(req->id, entry{e->sender, e->mid, req});
-    e->mid = e->mid.with_answered();
-    begin_work();
+    pending_.emplace(req->id, entry{std::move(sender), mid, req});
+    this->begin_work();
     return req;
   }
 
@@ -110,8 +109,7 @@ protected:
     auto x = std::move(i->second);
     pending_.erase(i);
     if (x.req->failed.load(std::memory_order_acquire))
-      answer(system(), self_ptr(), std::move(x.sender), x.mid,
-             make_message(failure(x.req->failure)), context());
+      reject(std::move(x.sender), x.mid, failure(x.req->failure));
     else
       emit(std::move(x.sender), x.mid, make_message(std::move(x.req->data)));
     end_work();

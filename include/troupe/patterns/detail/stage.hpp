@@ -20,6 +20,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace troupe {
@@ -105,6 +106,13 @@ protected:
   /// emit() for the message being handled now; its handler must not answer.
   void emit_current(message msg);
 
+  /// The sender and message ID of the message being handled now, which this
+  /// stage answers itself later (its handler must not).
+  std::pair<strong_actor_ptr, message_id> take_current_request();
+
+  /// Answers the request (`sender`, `mid`) with `err`.
+  void reject(strong_actor_ptr sender, message_id mid, error err);
+
   /// The error a request fails with when user code threw `e`.
   error failure(std::exception_ptr e) const;
 
@@ -179,7 +187,24 @@ struct build_context {
     actors.push_back(hdl);
     return hdl;
   }
+
+  /// A stage of one actor of type T at `path`, sending to `next`: built from
+  /// a stage_config and `xs`.
+  template <class T, class... Ts>
+  built single(std::string path, route_ptr next, Ts&&... xs) {
+    auto sc = config(std::move(path), std::move(next));
+    built result;
+    result.entry_fan_in.push_back(sc.upstream);
+    result.exits = 1;
+    auto hdl = spawn<T>(std::move(sc), std::forward<Ts>(xs)...);
+    result.entry = std::make_unique<actor_route>(hdl.ptr());
+    return result;
+  }
 };
+
+/// Tells the pattern's handle that an end of stream left the pattern at
+/// `from`.
+void report_stream_done(const actor_addr& handle, strong_actor_ptr from, execution_unit* ctx);
 
 /// Sets every cell to `n`.
 inline void set_fan_in(const std::vector<fan_in_ptr>& cells, size_t n) {
