@@ -22,7 +22,10 @@ behavior actor_stage::make_behavior() {
     [this](end_of_stream_atom) { on_end_of_stream(); },
     [this](drain_atom) { on_drain(); },
     [this](message& msg) -> result<void> {
-      auto [sender, mid] = take_current_request();
+      // Plain variables: clang 14 cannot capture structured bindings.
+      auto request = take_current_request();
+      auto sender = std::move(request.first);
+      auto mid = request.second;
       begin_work();
       request_message(worker_, infinite, std::move(msg))
         .then(
