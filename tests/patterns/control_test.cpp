@@ -338,6 +338,36 @@ TEST_P(patterns_control, the_end_of_stream_waits_for_items_still_going_round_a_l
   EXPECT_EQ(out, std::vector<int32_t>(200, 0));
 }
 
+TEST_P(patterns_control, feedback_to_a_later_stage_skips_the_stages_before_it) {
+  std::atomic<int> parsed{0}, rounds{0};
+  // Stage 0 runs once per item, stages 1 and 2 once per round.
+  auto p = spawn_pattern(sys, pipeline(seq([&](int32_t x) {
+                                         ++parsed;
+                                         return std::to_string(x);
+                                       }),
+                                       seq([&](std::string s) {
+                                         ++rounds;
+                                         return s.substr(1);
+                                       }),
+                                       seq([](std::string s) { return s; }))
+                                .feedback<1>([](const std::string& s) { return s.size() > 1; }));
+  EXPECT_EQ(ask<std::string>(p, int32_t{12345}), "5");
+  EXPECT_EQ(parsed.load(), 1);
+  EXPECT_EQ(rounds.load(), 4);
+}
+
+TEST_P(patterns_control, the_end_of_stream_waits_for_items_going_round_a_loop_on_a_later_stage) {
+  auto p = spawn_pattern(sys, pipeline(seq([](int32_t x) { return x * 2; }),
+                                       farm(seq([](int32_t x) { return x - 1; }), 2),
+                                       seq([](int32_t x) { return x; }))
+                                .feedback<1>([](const int32_t& x) { return x > 0; }));
+  std::vector<int32_t> items(100);
+  for (int32_t i = 0; i < 100; ++i)
+    items[i] = 100 - i;
+  auto out = stream<int32_t>(p, items);
+  EXPECT_EQ(out, std::vector<int32_t>(100, 0));
+}
+
 TEST_P(patterns_control, a_farm_of_feedback_loops_answers_every_request) {
   auto p = spawn_pattern(sys, farm(pipeline(seq([](int32_t x) { return x / 2; }))
                                      .feedback([](const int32_t& x) { return x > 1; }),

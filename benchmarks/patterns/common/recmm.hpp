@@ -16,6 +16,7 @@
 #include "common/options.hpp"
 #include "patterns/common/util.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -71,11 +72,18 @@ inline void multiply_block(const double* a, size_t lda, const double* b, size_t 
 }
 
 /// The block of C at (row, col), `width` wide, from the shared A and B.
+/// The block's columns of B are first packed into a contiguous panel, as
+/// any tuned kernel does (and as the actor versions receive them): rows of
+/// B a whole matrix row apart map to the same cache sets.
 inline void multiply_block_at(const input& in, double* c, size_t row, size_t col,
-                              size_t width) noexcept {
+                              size_t width) {
   size_t n = in.size;
-  multiply_block(in.a.data() + row * n, n, in.b.data() + col, n, c + row * n + col, n,
-                 width, width, n);
+  thread_local std::vector<double> panel;
+  panel.resize(n * width);
+  for (size_t k = 0; k < n; ++k)
+    std::copy_n(in.b.data() + k * n + col, width, panel.data() + k * width);
+  multiply_block(in.a.data() + row * n, n, panel.data(), width, c + row * n + col, n, width,
+                 width, n);
 }
 
 /// Exact sum of every element of A * B, from the column sums of A and the

@@ -1,6 +1,6 @@
 #pragma once
 
-// Feedback loops: a pipeline whose results go back to its first stage while
+// Feedback loops: a pipeline whose results go back to one of its stages while
 // the user's condition holds. Two routes share one loop_state:
 //   - loop_entry, the pipeline's entry, counts the items that come in and
 //     holds stream markers back while items are inside, so a marker never
@@ -28,7 +28,7 @@ struct loop_state {
   std::mutex mtx;
   uint64_t inside = 0; // guarded by mtx
   std::vector<std::pair<strong_actor_ptr, message>> held; // guarded by mtx
-  /// The route into the first stage, set once the pipeline is built (before
+  /// The route into the stage results go back to, set once the pipeline is built (before
   /// the handle is handed out); each route clones it.
   route_ptr first;
   /// True: the result goes round again.
