@@ -542,6 +542,31 @@ actor_system_config::actor_system_config() {
   push_timeout.description = "mute: how long a thread outside the scheduler waits for room";
   add_builtin(std::move(push_timeout));
 
+  namespace st = defaults::stream;
+  auto edge_capacity = detail::make_config_option(&stream.edge_capacity, st::min_edge_capacity,
+                                                  st::max_edge_capacity);
+  edge_capacity.key = "troupe.stream.edge-capacity";
+  edge_capacity.description = "tuples each ring of a stream edge holds before its producer "
+                              "waits";
+  add_builtin(std::move(edge_capacity));
+
+  config_option execution;
+  execution.key = "troupe.stream.execution";
+  execution.description = "where stream nodes run: on the scheduler's workers, or one "
+                          "thread per node replica";
+  execution.kind = config_kind::string;
+  execution.placeholder = "<scheduled|threads>";
+  execution.default_text = to_string(stream.execution);
+  execution.assign = [this](std::span<const std::string> values, bool store) -> std::string {
+    auto mode = stream_execution::scheduled;
+    if (!from_string(values.back(), mode))
+      return "scheduled or threads";
+    if (store)
+      stream.execution = mode;
+    return {};
+  };
+  add_builtin(std::move(execution));
+
   auto grace = detail::make_config_option(&shutdown_grace_period,
                                           std::chrono::milliseconds{0}, mb::max_wait);
   grace.key = "troupe.shutdown.grace-period";
@@ -982,6 +1007,20 @@ void opt_group::add_impl(detail::config_option opt, std::string_view name,
   opt.key = global ? std::string{name} : category_ + '.' + std::string{name};
   opt.description = description;
   cfg_->declare(std::move(opt), caller, global);
+}
+
+std::string to_string(stream_execution x) {
+  return x == stream_execution::threads ? "threads" : "scheduled";
+}
+
+bool from_string(std::string_view str, stream_execution& x) {
+  if (str == "scheduled")
+    x = stream_execution::scheduled;
+  else if (str == "threads")
+    x = stream_execution::threads;
+  else
+    return false;
+  return true;
 }
 
 } // namespace troupe

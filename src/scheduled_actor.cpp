@@ -210,7 +210,7 @@ void scheduled_actor::finish_if_idle() {
     cleanup(std::move(quit_reason_), context_);
     return;
   }
-  if (bhvr_stack_.empty() && pending_.empty())
+  if (bhvr_stack_.empty() && pending_live_ == 0)
     cleanup(exit_reason::normal, context_);
 }
 
@@ -242,7 +242,7 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
     graveyard_.clear();
   if (result == consume_result::skipped)
     stash_.push_back(elem.release());
-  if (quit_requested_ || (bhvr_stack_.empty() && pending_.empty()))
+  if (quit_requested_ || (bhvr_stack_.empty() && pending_live_ == 0))
     finish_if_idle();
   else if (behavior_changed_ && result == consume_result::consumed)
     replay_stash();
@@ -344,25 +344,47 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
 void scheduled_actor::add_response_handler(uint64_t number, detail::response_fn on_value,
                                            detail::response_error_fn on_error,
                                            uint64_t timer, bool awaited) {
-  pending_.push_back(
-    pending_response{number, std::move(on_value), std::move(on_error), timer, awaited});
+  pending_response entry{number, std::move(on_value), std::move(on_error), timer, awaited};
+  if (pending_.size() == pending_head_ || pending_.back().number < number) {
+    pending_.push_back(std::move(entry));
+  } else {
+    // A handler set after that of a later request: keep the order.
+    auto pos = std::upper_bound(pending_.begin() + static_cast<ptrdiff_t>(pending_head_),
+                                pending_.end(), number,
+                                [](uint64_t n, const pending_response& x) { return n < x.number; });
+    pending_.insert(pos, std::move(entry));
+  }
+  ++pending_live_;
   if (awaited)
     awaited_.push_back(number);
-  note_pending_requests(pending_.size());
+  note_pending_requests(pending_live_);
 }
 
 scheduled_actor::pending_response* scheduled_actor::find_pending(uint64_t number) noexcept {
-  // Responses mostly arrive in request order: search from the oldest.
-  for (auto& x : pending_)
-    if (x.number == number)
-      return &x;
-  return nullptr;
+  auto first = pending_.begin() + static_cast<ptrdiff_t>(pending_head_);
+  auto i = std::lower_bound(first, pending_.end(), number,
+                            [](const pending_response& x, uint64_t n) { return x.number < n; });
+  if (i == pending_.end() || i->number != number || !i->live)
+    return nullptr;
+  return &*i;
 }
 
 scheduled_actor::pending_response scheduled_actor::take_pending(pending_response* entry) {
   auto result = std::move(*entry);
-  pending_.erase(pending_.begin() + (entry - pending_.data()));
-  note_pending_requests(pending_.size());
+  entry->live = false;
+  if (--pending_live_ == 0) {
+    pending_.clear();
+    pending_head_ = 0;
+  } else {
+    while (!pending_[pending_head_].live)
+      ++pending_head_;
+    // Drop the gone prefix once it is most of the vector: amortized O(1).
+    if (pending_head_ >= 32 && pending_head_ * 2 >= pending_.size()) {
+      pending_.erase(pending_.begin(), pending_.begin() + static_cast<ptrdiff_t>(pending_head_));
+      pending_head_ = 0;
+    }
+  }
+  note_pending_requests(pending_live_);
   if (result.awaited) {
     // Usually the top of the stack; a timeout may hit one further down.
     std::erase(awaited_, result.number);
@@ -523,9 +545,11 @@ void scheduled_actor::on_cleanup(const error& reason, execution_unit* ctx) {
   // that handles they captured die with the actor.
   bounce_all(stash_, reason, ctx);
   for (auto& x : pending_)
-    if (x.timer != detail::invalid_timer_id)
+    if (x.live && x.timer != detail::invalid_timer_id)
       system().clock().cancel(x.timer);
   pending_.clear();
+  pending_head_ = 0;
+  pending_live_ = 0;
   note_pending_requests(0);
   awaited_.clear();
   for (auto& x : bhvr_stack_)

@@ -226,6 +226,38 @@ TEST_P(scheduled_actors, responses_arriving_out_of_order_each_reach_their_own_ha
   }
 }
 
+TEST_P(scheduled_actors, handlers_set_out_of_request_order_each_get_their_own_response) {
+  // Many requests in flight, handlers attached in reverse, responses in any
+  // order, some requests timing out: each handler runs once, with its own.
+  auto server = sys.spawn([] { return behavior{[](int x) { return x * 2; }}; });
+  constexpr int n = 2'000;
+  sys.spawn([=, r = reporter](event_based_actor* c) {
+    auto good = std::make_shared<int>(0);
+    auto left = std::make_shared<int>(n + 1);
+    auto done = [=] {
+      if (--*left == 0)
+        c->send(r, *good);
+    };
+    std::vector<decltype(c->request(server, patience, 0))> handles;
+    handles.reserve(n);
+    for (int i = 0; i < n; ++i)
+      handles.push_back(c->request(server, patience, i));
+    for (int i = n - 1; i >= 0; --i)
+      handles[static_cast<size_t>(i)].then(
+          [=](int y) {
+            *good += y == 2 * i;
+            done();
+          },
+          [=](error&) { done(); });
+    // A request nobody answers in between: it times out alone.
+    c->request(actor{}, patience, 0).then([=](int) {}, [=](error&) {
+      ++*good;
+      done();
+    });
+  });
+  EXPECT_EQ(next<int>(), n + 1);
+}
+
 TEST_P(scheduled_actors, a_response_of_the_wrong_type_gives_unexpected_response) {
   auto server = sys.spawn([] { return behavior{[](int x) { return x; }}; });
   sys.spawn([=, r = reporter](event_based_actor* c) {

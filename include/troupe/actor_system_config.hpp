@@ -421,6 +421,26 @@ struct mailbox_config {
   std::chrono::milliseconds push_timeout = defaults::mailbox::push_timeout;
 };
 
+/// How stream graphs run their nodes (troupe.stream.execution).
+enum class stream_execution : uint8_t {
+  /// On the scheduler's workers, like actors.
+  scheduled,
+  /// One thread per node replica.
+  threads,
+};
+
+std::string to_string(stream_execution x);
+
+bool from_string(std::string_view str, stream_execution& x);
+
+/// The stream part of actor_system_config (keys troupe.stream.*).
+struct stream_config {
+  size_t edge_capacity = defaults::stream::edge_capacity;
+  stream_execution execution = defaults::stream::execution == "threads"
+                                 ? stream_execution::threads
+                                 : stream_execution::scheduled;
+};
+
 class actor_system_config;
 class opt_group;
 
@@ -458,6 +478,9 @@ public:
   /// troupe.mailbox.*: the bound every actor's mailbox starts with
   /// (local_actor::set_mailbox_capacity changes one actor's).
   mailbox_config mailbox;
+
+  /// troupe.stream.*: edge capacity and execution of stream graphs.
+  stream_config stream;
 
   /// troupe.shutdown.grace-period: see defaults::shutdown::grace_period.
   std::chrono::milliseconds shutdown_grace_period = defaults::shutdown::grace_period;

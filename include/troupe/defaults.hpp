@@ -111,6 +111,18 @@ inline constexpr std::chrono::milliseconds push_timeout{1000};
 inline constexpr std::chrono::milliseconds max_wait{std::chrono::hours{1}};
 } // namespace mailbox
 
+namespace stream {
+/// troupe.stream.edge-capacity: the tuples each ring of a stream edge holds
+/// (one ring per pair of producer and consumer replicas); a producer that
+/// finds its ring full waits until the consumer drained half of it.
+inline constexpr size_t edge_capacity = 1024;
+inline constexpr size_t min_edge_capacity = 2;
+inline constexpr size_t max_edge_capacity = size_t{1} << 24;
+/// troupe.stream.execution: "scheduled" (the nodes run on the scheduler's
+/// workers) or "threads" (one thread per node replica).
+inline constexpr std::string_view execution = "scheduled";
+} // namespace stream
+
 namespace shutdown {
 /// troupe.shutdown.grace-period: how long the actor system's destructor
 /// waits for actors to finish on their own once none of them runs any more

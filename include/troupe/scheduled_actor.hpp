@@ -294,6 +294,7 @@ private:
     detail::response_error_fn on_error;
     uint64_t timer;
     bool awaited;
+    bool live = true; // false: taken, a hole until the head passes it
   };
 
   uint64_t send_request(actor_control_block* dest, uint64_t number, message_priority p,
@@ -344,7 +345,13 @@ private:
   strong_actor_ptr mute_target_;
   // Behaviors replaced while one of their handlers runs; freed afterwards.
   std::vector<behavior> graveyard_;
+  // The requests awaiting a response, sorted by number (requests mostly
+  // register in number order: an append). Taking one leaves a hole that the
+  // head skips once it reaches it, so finding (binary search) and taking
+  // cost no shifting of the entries, however many are pending.
   std::vector<pending_response> pending_;
+  size_t pending_head_ = 0; // entries before it are gone
+  size_t pending_live_ = 0; // entries still waiting
   std::vector<uint64_t> awaited_;
   mailbox_type::list_type stash_;
   default_handler default_handler_;

@@ -24,10 +24,10 @@
 
 #include "troupe/patterns/detail/gather.hpp"
 #include "troupe/patterns/detail/pattern.hpp"
+#include "troupe/routing.hpp"
 
 #include <cstddef>
 #include <functional>
-#include <random>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -35,75 +35,55 @@
 
 namespace troupe::patterns {
 
-/// Replicas in turn.
-struct round_robin {};
-
-/// A uniformly random replica per item.
-struct random_replica {};
-
-/// Every replica gets every item.
-struct broadcast {};
-
-/// Equal keys reach the same replica: `key` maps an item to a hashable key.
-template <class F>
-struct by_key {
-  F key;
-};
-
-template <class F>
-by_key(F) -> by_key<F>;
-
-/// The user's choice: `fn(item, replicas)` returns a replica index (taken
-/// modulo the number of replicas). `item` is the input type, or `const
-/// message&`.
-template <class F>
-struct custom {
-  F fn;
-};
-
-template <class F>
-custom(F) -> custom<F>;
+// The policies are troupe's routing policies (troupe/routing.hpp), which
+// streams use too.
+using troupe::broadcast;
+using troupe::by_key;
+using troupe::custom;
+using troupe::random_replica;
+using troupe::round_robin;
 
 namespace detail {
 
-/// The argument type of a key extractor or custom policy.
-template <class F>
-using policy_arg_t = std::decay_t<
-  typename troupe::detail::type_list_head<typename troupe::detail::callable_trait_t<F>::arg_types>::type>;
+using troupe::detail::policy_arg_t;
 
-inline pick_fn make_pick(round_robin) {
-  return [next = size_t{0}](const message&, size_t n) mutable { return next++ % n; };
+/// The replica for a message under a policy that looks at no item.
+template <class Policy>
+pick_fn make_untyped_pick(Policy p) {
+  return [pick = troupe::detail::replica_picker<message, Policy>{p}](
+           const message& msg, size_t n) mutable { return pick(msg, n); };
 }
 
-inline pick_fn make_pick(random_replica) {
-  return [](const message&, size_t n) {
-    thread_local std::minstd_rand engine{std::random_device{}()};
-    return std::uniform_int_distribution<size_t>{0, n - 1}(engine);
-  };
+/// The replica for a message: the policy's choice for its item of type
+/// `Arg`; anything else goes to replica 0, which rejects it.
+template <class Arg, class Policy>
+pick_fn make_typed_pick(Policy p) {
+  if constexpr (std::is_same_v<Arg, message>) {
+    return make_untyped_pick(std::move(p));
+  } else {
+    return [pick = troupe::detail::replica_picker<Arg, Policy>{std::move(p)}](
+             const message& msg, size_t n) mutable -> size_t {
+      return msg.match_elements<Arg>() ? pick(msg.get_as<Arg>(0), n) : 0;
+    };
+  }
+}
+
+inline pick_fn make_pick(round_robin p) {
+  return make_untyped_pick(p);
+}
+
+inline pick_fn make_pick(random_replica p) {
+  return make_untyped_pick(p);
 }
 
 template <class F>
 pick_fn make_pick(by_key<F> p) {
-  using arg = policy_arg_t<F>;
-  return [key = std::move(p.key)](const message& msg, size_t n) -> size_t {
-    // Anything else goes to replica 0, which rejects it.
-    if (!msg.match_elements<arg>())
-      return 0;
-    using key_type = std::decay_t<decltype(key(msg.get_as<arg>(0)))>;
-    return std::hash<key_type>{}(key(msg.get_as<arg>(0))) % n;
-  };
+  return make_typed_pick<policy_arg_t<F>>(std::move(p));
 }
 
 template <class F>
 pick_fn make_pick(custom<F> p) {
-  using arg = policy_arg_t<F>;
-  if constexpr (std::is_same_v<arg, message>) {
-    return [fn = std::move(p.fn)](const message& msg, size_t n) -> size_t { return fn(msg, n); };
-  } else {
-    return [fn = std::move(p.fn)](const message& msg, size_t n) -> size_t {
-      return msg.match_elements<arg>() ? fn(msg.get_as<arg>(0), n) : 0;
-    };
-  }
+  return make_typed_pick<policy_arg_t<F>>(std::move(p));
 }
 
 } // namespace detail

@@ -1,0 +1,24 @@
+#pragma once
+
+// The one message of the stream layer: the last runner of a graph tells the
+// graph's actor that the graph has finished, with the error it failed with
+// (none if it ran to the end).
+
+#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
+
+#include <string>
+
+namespace troupe::stream::detail {
+
+struct graph_done_atom : atom_base<graph_done_atom> {};
+
+inline std::string to_string(graph_done_atom) {
+  return "troupe::stream::graph_done_atom";
+}
+
+} // namespace troupe::stream::detail
+
+TROUPE_BEGIN_TYPE_ID_BLOCK(core_stream, 170)
+  TROUPE_ADD_TYPE_ID(core_stream, (troupe::stream::detail::graph_done_atom))
+TROUPE_END_TYPE_ID_BLOCK(core_stream)

@@ -1,0 +1,177 @@
+#pragma once
+
+// A runner is one replica of a stream node as the scheduler sees it: a
+// resumable job like an actor, but with typed rings for input and output
+// instead of a mailbox. The graph state owns the runners and the rings.
+//
+// A runner is in one of three places: queued or running (sleeping_ false),
+// or asleep (sleeping_ true), waiting for input or for room in an output
+// ring. Whoever changes what it waits for calls wake(), and the one call
+// that flips sleeping_ from true to false schedules it, so it is never
+// queued twice. Going to sleep is "announce, fence, look again" (see
+// spsc_ring.hpp), so no wake-up is lost.
+//
+// Threads: run_some and ready are called by the thread that runs the job;
+// wake by any thread.
+
+#include "troupe/actor.hpp"
+#include "troupe/error.hpp"
+#include "troupe/resumable.hpp"
+#include "troupe/stream/detail/spsc_ring.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace troupe {
+class actor_system;
+} // namespace troupe
+
+namespace troupe::stream::detail {
+
+class graph_state;
+
+class runner : public resumable, public waker {
+public:
+  runner(std::shared_ptr<graph_state> graph, std::string name);
+
+  ~runner() override;
+
+  resume_result resume(execution_unit* ctx, size_t max_throughput) final;
+
+  void ref_resumable() const noexcept final {
+    refs_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void deref_resumable() const noexcept final {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      delete this;
+  }
+
+  /// Schedules the runner if it sleeps. Any thread.
+  void wake() final;
+
+  /// Starts the runner: schedules it, or starts its thread.
+  void start();
+
+  /// The node and replica, for error messages: "counter[1]".
+  const std::string& name() const noexcept {
+    return name_;
+  }
+
+protected:
+  enum class step {
+    /// The budget ran out with work left.
+    more,
+    /// Nothing to do until an input has tuples or an output has room.
+    idle,
+    /// The node has stopped and closed its outputs.
+    finished,
+  };
+
+  /// Works through at most `budget` tuples.
+  virtual step run_some(size_t budget) = 0;
+
+  /// After announcing sleep: true if run_some has something to do now.
+  virtual bool ready() = 0;
+
+  graph_state& graph() noexcept {
+    return *graph_;
+  }
+
+  /// Records `e` (thrown by user code) as the graph's failure.
+  void fail_with(std::exception_ptr e);
+
+private:
+  /// The body of the runner's own thread (execution = threads).
+  void run_thread();
+
+  std::shared_ptr<graph_state> graph_;
+  std::string name_;
+  std::atomic<bool> sleeping_{false};
+  std::atomic<uint32_t> signal_{0}; // execution = threads: set by wake
+  mutable std::atomic<size_t> refs_{0};
+};
+
+/// Destroys a ring of any tuple type.
+struct ring_holder {
+  virtual ~ring_holder() = default;
+};
+
+template <class T>
+struct typed_ring_holder final : ring_holder {
+  explicit typed_ring_holder(size_t capacity) : ring(capacity) {}
+  spsc_ring<T> ring;
+};
+
+/// What one running graph's runners share.
+class graph_state {
+public:
+  graph_state(actor_system& sys, bool own_threads) : sys_(sys), own_threads_(own_threads) {}
+
+  actor_system& system() noexcept {
+    return sys_;
+  }
+
+  bool own_threads() const noexcept {
+    return own_threads_;
+  }
+
+  /// A new ring, owned by the graph.
+  template <class T>
+  spsc_ring<T>* make_ring(size_t capacity) {
+    auto holder = std::make_unique<typed_ring_holder<T>>(capacity);
+    auto* result = &holder->ring;
+    rings_.push_back(std::move(holder));
+    return result;
+  }
+
+  /// Adds a runner (before start).
+  void add(runner* r);
+
+  /// Adds a thread outside the graph that pushes into it (an input): woken
+  /// when the graph fails, so it stops waiting for room.
+  void add_external(waker* w);
+
+  /// Undoes add_external; the waker is not called after this returns. The
+  /// runners stay alive while an external is added (it may wake them).
+  void remove_external(waker* w);
+
+  /// Starts every runner; `coordinator` hears when the last one finished.
+  void start(strong_actor_ptr coordinator);
+
+  /// True once a node failed or the graph was stopped.
+  bool failed() const noexcept {
+    return failed_.load(std::memory_order_acquire);
+  }
+
+  /// Stops the graph with `reason` (the first reason wins): every runner
+  /// drops what it holds, closes its outputs and finishes. Any thread.
+  void fail(error reason);
+
+  /// The reason the graph failed with; none if it did not.
+  error reason() const;
+
+  /// Called by each runner once, when it finished; the last tells the
+  /// coordinator and releases the runners.
+  void runner_finished();
+
+private:
+  actor_system& sys_;
+  bool own_threads_;
+  std::vector<std::unique_ptr<ring_holder>> rings_;
+  std::vector<runner*> runners_; // guarded by mtx_ once started; one reference each
+  std::vector<waker*> externals_; // guarded by mtx_
+  std::atomic<size_t> live_{0};
+  std::atomic<bool> failed_{false};
+  mutable std::mutex mtx_;
+  error reason_;                  // guarded by mtx_
+  strong_actor_ptr coordinator_;  // guarded by mtx_
+  bool finished_ = false;         // guarded by mtx_: every runner has finished
+};
+
+} // namespace troupe::stream::detail

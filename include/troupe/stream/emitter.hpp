@@ -1,0 +1,301 @@
+#pragma once
+
+// emitter<Out>: what a node writes its results into. It belongs to one
+// replica of the node, which alone calls it, so it takes no lock: each
+// outgoing edge has its own routing state and one ring into each replica of
+// the downstream node (the emitter is the seed's "router in the upstream
+// replica": farm -> farm needs no router node in between).
+//
+// A full ring never blocks emit(): the tuple waits in the edge's staging
+// buffer, and the node's runner stops taking input and sleeps until the
+// downstream replica drained half the ring. So a node may emit any number
+// of tuples per input, and memory per edge stays bounded by the ring plus
+// what one call of consume emitted.
+
+#include "troupe/routing.hpp"
+#include "troupe/stream/detail/spsc_ring.hpp"
+
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace troupe::stream {
+
+namespace detail {
+
+/// Tuples written into a ring before the producer publishes them.
+inline constexpr size_t publish_batch = 64;
+
+/// One outgoing edge of one producer replica, for results of type Out.
+template <class Out>
+class out_edge {
+public:
+  virtual ~out_edge() = default;
+
+  virtual void emit(Out&& x) = 0;
+
+  virtual void emit_copy(const Out& x) = 0;
+
+  /// Emits `x` if the queue it would go to holds at most `max_queued`
+  /// tuples (round-robin and random: any replica's queue); else leaves `x`
+  /// alone and returns false.
+  virtual bool emit_if(Out& x, size_t max_queued) = 0;
+
+  /// Whether emit_if(x, max_queued) would emit `x` now.
+  virtual bool can_take(const Out& x, size_t max_queued) = 0;
+
+  /// True if tuples wait in the staging buffer.
+  virtual bool blocked() const noexcept = 0;
+
+  /// Moves staged tuples into their rings. False if some still wait: then
+  /// the producer is registered for a wake-up when room is made.
+  virtual bool flush() = 0;
+
+  /// Whether flush() would make progress now (the ring the first staged
+  /// tuple waits for has room).
+  virtual bool has_room() = 0;
+
+  virtual void publish() = 0;
+
+  /// No more tuples: publishes and closes every ring.
+  virtual void close() = 0;
+
+  /// Drops staged tuples (the graph failed).
+  virtual void discard() = 0;
+};
+
+template <class Out, class In, class Policy>
+class edge_sender final : public out_edge<Out> {
+public:
+  static constexpr bool is_broadcast = std::is_same_v<Policy, broadcast>;
+
+  edge_sender(std::vector<spsc_ring<In>*> rings, Policy policy)
+    : rings_(std::move(rings)), picker_(make_picker(std::move(policy))) {}
+
+  void emit(Out&& x) override {
+    if constexpr (is_broadcast) {
+      for (size_t i = 0; i + 1 < rings_.size(); ++i)
+        write(i, In(static_cast<const Out&>(x)));
+      write(rings_.size() - 1, In(std::move(x)));
+    } else {
+      write(picker_(x, rings_.size()), In(std::move(x)));
+    }
+  }
+
+  void emit_copy(const Out& x) override {
+    if constexpr (is_broadcast) {
+      for (size_t i = 0; i < rings_.size(); ++i)
+        write(i, In(x));
+    } else {
+      write(picker_(x, rings_.size()), In(x));
+    }
+  }
+
+  bool emit_if(Out& x, size_t max_queued) override {
+    if (!staged_.empty())
+      return false;
+    if constexpr (is_broadcast) {
+      for (auto* r : rings_)
+        if (r->size() > max_queued)
+          return false;
+      emit(std::move(x));
+      return true;
+    } else if constexpr (std::is_same_v<Policy, round_robin>
+                         || std::is_same_v<Policy, random_replica>) {
+      // As the seed's send_next_if: try every replica, starting at the one
+      // the policy picks.
+      auto n = rings_.size();
+      auto first = picker_(x, n);
+      for (size_t k = 0; k < n; ++k) {
+        auto i = (first + k) % n;
+        if (rings_[i]->size() <= max_queued) {
+          write(i, In(std::move(x)));
+          return true;
+        }
+      }
+      return false;
+    } else {
+      // By key or custom: the tuple has one place to go.
+      auto i = picker_(x, rings_.size());
+      if (rings_[i]->size() > max_queued)
+        return false;
+      write(i, In(std::move(x)));
+      return true;
+    }
+  }
+
+  bool can_take(const Out& x, size_t max_queued) override {
+    if (!staged_.empty())
+      return false;
+    if constexpr (is_broadcast) {
+      for (auto* r : rings_)
+        if (r->size() > max_queued)
+          return false;
+      return true;
+    } else if constexpr (std::is_same_v<Policy, round_robin>
+                         || std::is_same_v<Policy, random_replica>) {
+      for (auto* r : rings_)
+        if (r->size() <= max_queued)
+          return true;
+      return false;
+    } else {
+      return rings_[picker_(x, rings_.size())]->size() <= max_queued;
+    }
+  }
+
+  bool blocked() const noexcept override {
+    return !staged_.empty();
+  }
+
+  bool flush() override {
+    while (!staged_.empty()) {
+      auto& [i, x] = staged_.front();
+      if (!rings_[i]->try_write(std::move(x))) {
+        rings_[i]->publish();
+        if (!rings_[i]->wait_for_room())
+          return false;
+        continue;
+      }
+      staged_.pop_front();
+    }
+    return true;
+  }
+
+  bool has_room() override {
+    if (staged_.empty())
+      return true;
+    return rings_[staged_.front().first]->has_room();
+  }
+
+  void publish() override {
+    for (auto* r : rings_)
+      r->publish();
+  }
+
+  void close() override {
+    for (auto* r : rings_)
+      r->close();
+  }
+
+  void discard() override {
+    staged_.clear();
+  }
+
+private:
+  static auto make_picker(Policy policy) {
+    if constexpr (is_broadcast)
+      return 0; // unused
+    else
+      return troupe::detail::replica_picker<Out, Policy>{std::move(policy)};
+  }
+
+  void write(size_t i, In&& x) {
+    auto* r = rings_[i];
+    if (!staged_.empty() || !r->try_write(std::move(x))) {
+      staged_.emplace_back(i, std::move(x));
+      return;
+    }
+    if (r->unpublished() >= publish_batch)
+      r->publish();
+  }
+
+  std::vector<spsc_ring<In>*> rings_; // one per downstream replica
+  decltype(make_picker(std::declval<Policy>())) picker_;
+  std::deque<std::pair<size_t, In>> staged_; // in emit order
+};
+
+} // namespace detail
+
+/// Where a node's results go: every outgoing edge gets each tuple.
+template <class Out>
+class emitter {
+public:
+  using value_type = Out;
+
+  emitter() = default;
+  emitter(const emitter&) = delete;
+  emitter& operator=(const emitter&) = delete;
+
+  /// Sends `x` on along every outgoing edge.
+  void emit(Out x) {
+    auto n = edges_.size();
+    for (size_t i = 0; i + 1 < n; ++i)
+      edges_[i]->emit_copy(x);
+    if (n > 0)
+      edges_[n - 1]->emit(std::move(x));
+  }
+
+  /// Shorthand for emit.
+  void operator()(Out x) {
+    emit(std::move(x));
+  }
+
+  /// The seed's send_next_if: emits `x` only if the queue it would go to
+  /// holds at most `max_queued` tuples (round-robin and random edges try
+  /// every replica's queue first), and returns whether it did; `x` is left
+  /// alone otherwise, for the node to keep, retry or drop as it sees fit.
+  /// With several outgoing edges, each must take it.
+  bool send_next_if(Out& x, size_t max_queued) {
+    if (edges_.size() == 1)
+      return edges_[0]->emit_if(x, max_queued);
+    for (auto& e : edges_)
+      if (!e->can_take(x, max_queued))
+        return false;
+    emit(std::move(x));
+    return true;
+  }
+
+  // -- for the runtime ---------------------------------------------------------
+
+  void add_edge(std::unique_ptr<detail::out_edge<Out>> e) {
+    edges_.push_back(std::move(e));
+  }
+
+  bool has_edges() const noexcept {
+    return !edges_.empty();
+  }
+
+  bool blocked() const noexcept {
+    for (auto& e : edges_)
+      if (e->blocked())
+        return true;
+    return false;
+  }
+
+  bool flush() {
+    for (auto& e : edges_)
+      if (!e->flush())
+        return false;
+    return true;
+  }
+
+  bool has_room() {
+    for (auto& e : edges_)
+      if (!e->has_room())
+        return false;
+    return true;
+  }
+
+  void publish() {
+    for (auto& e : edges_)
+      e->publish();
+  }
+
+  void close() {
+    for (auto& e : edges_)
+      e->close();
+  }
+
+  void discard() {
+    for (auto& e : edges_)
+      e->discard();
+  }
+
+private:
+  std::vector<std::unique_ptr<detail::out_edge<Out>>> edges_;
+};
+
+} // namespace troupe::stream

@@ -1,0 +1,205 @@
+#include "troupe/stream/detail/runner.hpp"
+
+#include "troupe/actor_system.hpp"
+#include "troupe/detail/full_fence.hpp"
+#include "troupe/mailbox_element.hpp"
+#include "troupe/stream/detail/graph_messages.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+namespace troupe::stream::detail {
+
+namespace {
+
+/// The worker running a runner now, if any: wake() queues a runner it wakes
+/// there, where the data it is woken for is still in the cache.
+thread_local execution_unit* current_unit = nullptr;
+
+/// Tuples one resume works through before it yields the worker.
+constexpr size_t resume_budget = 1024;
+
+} // namespace
+
+runner::runner(std::shared_ptr<graph_state> graph, std::string name)
+  : graph_(std::move(graph)), name_(std::move(name)) {}
+
+runner::~runner() = default;
+
+resumable::resume_result runner::resume(execution_unit* ctx, size_t) {
+  auto* previous = current_unit;
+  current_unit = ctx;
+  auto result = resume_result::awaiting_message;
+  for (;;) {
+    auto s = run_some(resume_budget);
+    if (s == step::more) {
+      result = resume_result::resume_later;
+      break;
+    }
+    if (s == step::finished) {
+      graph_->runner_finished();
+      result = resume_result::done;
+      break;
+    }
+    // Idle: announce sleep, then look again (see spsc_ring.hpp).
+    sleeping_.store(true, std::memory_order_relaxed);
+    troupe::detail::full_fence();
+    if (!ready() || !sleeping_.exchange(false, std::memory_order_acq_rel)) {
+      // Asleep, or someone woke us meanwhile and queued us again.
+      break;
+    }
+  }
+  current_unit = previous;
+  return result;
+}
+
+void runner::wake() {
+  if (!sleeping_.load(std::memory_order_relaxed)
+      || !sleeping_.exchange(false, std::memory_order_acq_rel))
+    return;
+  if (graph_->own_threads()) {
+    signal_.store(1, std::memory_order_release);
+    signal_.notify_one();
+    return;
+  }
+  ref_resumable();
+  if (current_unit != nullptr)
+    current_unit->exec_later(this);
+  else
+    graph_->system().scheduler().schedule(this);
+}
+
+void runner::start() {
+  ref_resumable();
+  if (!graph_->own_threads()) {
+    graph_->system().scheduler().schedule(this);
+    return;
+  }
+  graph_->system().start_thread([this] { run_thread(); });
+}
+
+void runner::run_thread() {
+  // The reference start() added is this thread's.
+  for (;;) {
+    auto result = resume(nullptr, resume_budget);
+    if (result == resume_result::done)
+      break;
+    if (result == resume_result::awaiting_message) {
+      signal_.wait(0, std::memory_order_acquire);
+      signal_.store(0, std::memory_order_relaxed);
+    }
+  }
+  deref_resumable();
+}
+
+void runner::fail_with(std::exception_ptr e) {
+  std::string what;
+  try {
+    std::rethrow_exception(std::move(e));
+  } catch (const std::exception& x) {
+    what = x.what();
+  } catch (...) {
+    what = "an exception not derived from std::exception";
+  }
+  graph_->fail(error{errc::unhandled_exception, "stream node " + name_ + ": " + what});
+}
+
+// -- graph_state ---------------------------------------------------------------------
+
+void graph_state::add(runner* r) {
+  r->ref_resumable();
+  runners_.push_back(r);
+}
+
+void graph_state::add_external(waker* w) {
+  std::lock_guard guard{mtx_};
+  externals_.push_back(w);
+}
+
+void graph_state::remove_external(waker* w) {
+  std::vector<runner*> release;
+  {
+    std::lock_guard guard{mtx_};
+    std::erase(externals_, w);
+    if (externals_.empty() && finished_)
+      release = std::move(runners_);
+  }
+  for (auto* r : release)
+    r->deref_resumable();
+}
+
+void graph_state::start(strong_actor_ptr coordinator) {
+  std::vector<runner*> all;
+  {
+    std::lock_guard guard{mtx_};
+    coordinator_ = std::move(coordinator);
+    live_.store(runners_.size(), std::memory_order_release);
+    // Our own references: the last runner may finish and release the
+    // graph's before this loop ends.
+    all = runners_;
+    for (auto* r : all)
+      r->ref_resumable();
+  }
+  for (auto* r : all) {
+    r->start();
+    r->deref_resumable();
+  }
+}
+
+void graph_state::fail(error reason) {
+  std::vector<runner*> all;
+  {
+    std::lock_guard guard{mtx_};
+    if (failed_.load(std::memory_order_relaxed))
+      return;
+    reason_ = std::move(reason);
+    failed_.store(true, std::memory_order_release);
+    all = runners_;
+    for (auto* r : all)
+      r->ref_resumable();
+    // Inputs unregister under the lock before they go away.
+    for (auto* w : externals_)
+      w->wake();
+  }
+  troupe::detail::full_fence();
+  for (auto* r : all) {
+    r->wake();
+    r->deref_resumable();
+  }
+}
+
+error graph_state::reason() const {
+  std::lock_guard guard{mtx_};
+  return reason_;
+}
+
+void graph_state::runner_finished() {
+  if (live_.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  strong_actor_ptr coordinator;
+  error reason;
+  std::vector<runner*> all;
+  {
+    std::lock_guard guard{mtx_};
+    coordinator = std::move(coordinator_);
+    reason = reason_;
+    finished_ = true;
+    // Every runner has finished; those still returning from resume hold a
+    // reference of their own. Releasing ours breaks the runner -> graph ->
+    // runner cycle, once no input can touch the rings (and through them
+    // the runners) any more: else the last input to go releases them.
+    if (externals_.empty())
+      all = std::move(runners_);
+  }
+  if (coordinator)
+    coordinator->get()->enqueue(make_mailbox_element(nullptr, message_id::make(),
+                                                     make_message(graph_done_atom{},
+                                                                  std::move(reason))),
+                                nullptr);
+  for (auto* r : all)
+    r->deref_resumable();
+}
+
+} // namespace troupe::stream::detail
