@@ -23,6 +23,9 @@
 namespace streaming::fraud_detection {
 
 constexpr size_t state_count = 18;
+/// The sink gets a few tuples per 100 source tuples: it samples the
+/// latency of each (see stream.hpp).
+constexpr uint64_t sample_every = 1;
 constexpr size_t window_size = 5;
 constexpr double threshold = 0.96;
 

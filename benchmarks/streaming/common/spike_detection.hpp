@@ -19,6 +19,9 @@
 
 namespace streaming::spike_detection {
 
+/// The sink gets a few tuples per 100 source tuples: it samples the
+/// latency of each (see stream.hpp).
+constexpr uint64_t sample_every = 1;
 constexpr size_t window_size = 1'000;
 constexpr double spike_threshold = 0.025;
 constexpr int devices = 54; // the motes of the Intel lab

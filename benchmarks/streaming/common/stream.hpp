@@ -67,14 +67,14 @@ struct checksum {
   }
 };
 
-/// Latencies (ns) of every 100th tuple a sink receives, when the tuples
-/// carry timestamps.
+/// Latencies (ns) of every `every`-th tuple a sink receives, when the
+/// tuples carry timestamps.
 class latency_sampler {
 public:
-  static constexpr uint64_t every = 100;
+  explicit latency_sampler(uint64_t every = 100) noexcept : every_(every) {}
 
   void record(int64_t ts) {
-    if (ts != 0 && seen_++ % every == 0)
+    if (ts != 0 && seen_++ % every_ == 0)
       samples_.push_back(now_ns() - ts);
   }
 
@@ -97,14 +97,20 @@ public:
   }
 
 private:
+  uint64_t every_;
   uint64_t seen_ = 0;
   std::vector<int64_t> samples_;
 };
 
 /// The state of one sink replica: the checksum of what it received and
-/// latency samples. `tuple_hash(x)` is found by ADL in the tuple's namespace.
+/// latency samples: of every 100th tuple, or of every tuple where the sink
+/// gets only a few per 100 source tuples (FraudDetection's outliers,
+/// SpikeDetection's spikes: `sample_every` in their headers).
+/// `tuple_hash(x)` is found by ADL in the tuple's namespace.
 class sink {
 public:
+  explicit sink(uint64_t sample_every = 100) : latency_(sample_every) {}
+
   template <class T>
   void consume(const T& x) {
     sum_.add(tuple_hash(x));

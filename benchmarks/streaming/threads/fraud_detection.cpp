@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   threads::pin(opts.threads());
   threads::edge<transaction> to_predictors{r, r};
   threads::edge<prediction> to_sinks{r, r};
-  std::vector<sink> sinks(r);
+  std::vector<sink> sinks(r, sink{sample_every});
   run_timer timer;
   timer.start();
   threads::thread_group group;

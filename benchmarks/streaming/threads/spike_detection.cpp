@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   threads::edge<reading> to_averages{r, r};
   threads::edge<averaged> to_detectors{r, r};
   threads::edge<averaged> to_sinks{r, r};
-  std::vector<sink> sinks(r);
+  std::vector<sink> sinks(r, sink{sample_every});
   run_timer timer;
   timer.start();
   threads::thread_group group;
