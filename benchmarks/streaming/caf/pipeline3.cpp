@@ -18,7 +18,7 @@ using namespace streaming::actors;
 using micro::item;
 
 int main(int argc, char** argv) {
-  run_options opts{argc, argv, {{"tuples", 2'000'000, 20'000'000, "tuples per source"}}};
+  run_options opts{argc, argv, {micro::tuple_count}};
   auto n = opts.tuples_to_replay(opts["tuples"]);
   auto r = opts.replicas();
   std::vector<sink> sinks(r);

@@ -45,6 +45,9 @@
 
 namespace streaming::linear_road {
 
+/// The size flag of every version, quick / full.
+constexpr bench::size_flag input_size{"lines", 100'000, 2'000'000, "input lines"};
+
 constexpr int32_t expressways = 4;
 constexpr int32_t segments = 100;         // per expressway and direction
 constexpr int32_t segment_feet = 5'280;

@@ -17,6 +17,9 @@
 
 namespace streaming::micro {
 
+/// The size flag of producer_consumer and pipeline3, quick / full.
+constexpr bench::size_flag tuple_count{"tuples", 1'000'000, 20'000'000, "tuples per source"};
+
 /// The 24-byte tuple of the seed's pipelines.
 struct item {
   uint64_t seq;     // 0, 1, 2, ... per source
@@ -141,7 +144,7 @@ private:
 inline std::initializer_list<bench::size_flag> slow_sink_flags() {
   static const std::initializer_list<bench::size_flag> flags = {
     {"seconds", 10, 60, "how long the source runs"},
-    {"sink_ns", 10'000, 10'000, "the sink's spin per tuple (ns)"},
+    {"sink_ns", 5'000, 5'000, "the sink's spin per tuple (ns)"},
     {"max_rss_mib", 4'096, 4'096, "stop early when resident memory passes this"},
   };
   return flags;

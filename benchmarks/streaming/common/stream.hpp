@@ -182,7 +182,7 @@ private:
     std::vector<bench::size_flag> all(sizes);
     all.push_back({"replicas", 0, 0, "replicas per operator, 0 = --threads"});
     all.push_back({"rate", 0, 0, "tuples/s over all sources, 0 = full speed"});
-    all.push_back({"rate_seconds", 2, 10, "seconds of tuples replayed at a rate"});
+    all.push_back({"rate_seconds", 1, 10, "seconds of tuples replayed at a rate"});
     return all;
   }
 

@@ -13,6 +13,9 @@
 
 namespace streaming::wordcount {
 
+/// The size flag of every version, quick / full.
+constexpr bench::size_flag input_size{"lines", 50'000, 1'000'000, "lines of text"};
+
 /// A line of the input, as the source emits it.
 struct sentence {
   std::string text;

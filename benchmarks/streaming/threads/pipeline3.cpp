@@ -10,7 +10,7 @@ using namespace streaming;
 using micro::item;
 
 int main(int argc, char** argv) {
-  run_options opts{argc, argv, {{"tuples", 5'000'000, 50'000'000, "tuples per source"}}};
+  run_options opts{argc, argv, {micro::tuple_count}};
   auto n = opts.tuples_to_replay(opts["tuples"]);
   auto r = opts.replicas();
   threads::pin(opts.threads());

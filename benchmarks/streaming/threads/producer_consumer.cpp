@@ -9,7 +9,7 @@ using namespace streaming;
 using micro::item;
 
 int main(int argc, char** argv) {
-  run_options opts{argc, argv, {{"tuples", 5'000'000, 50'000'000, "tuples sent"}}};
+  run_options opts{argc, argv, {micro::tuple_count}};
   auto n = opts["tuples"];
   threads::pin(opts.threads());
   threads::edge<item> channel{1, 1};

@@ -9,7 +9,7 @@ using namespace streaming;
 using namespace streaming::wordcount;
 
 int main(int argc, char** argv) {
-  run_options opts{argc, argv, {{"lines", 200'000, 2'000'000, "lines of text"}}};
+  run_options opts{argc, argv, {input_size}};
   auto lines = generate(opts["lines"]);
   lines.resize(opts.tuples_to_replay(lines.size()));
   auto r = opts.replicas();

@@ -16,7 +16,7 @@ using namespace streaming::actors;
 using namespace streaming::fraud_detection;
 
 int main(int argc, char** argv) {
-  run_options opts{argc, argv, {{"lines", 400'000, 4'000'000, "transactions"}}};
+  run_options opts{argc, argv, {input_size}};
   auto lines = generate(opts["lines"]);
   lines.resize(opts.tuples_to_replay(lines.size()));
   auto r = opts.replicas();

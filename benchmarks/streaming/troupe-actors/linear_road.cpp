@@ -28,7 +28,7 @@ using namespace streaming::actors;
 using namespace streaming::linear_road;
 
 int main(int argc, char** argv) {
-  run_options opts{argc, argv, {{"lines", 300'000, 3'000'000, "input lines"}}};
+  run_options opts{argc, argv, {input_size}};
   auto lines = generate(opts["lines"]);
   lines.resize(opts.tuples_to_replay(lines.size()));
   auto r = opts.replicas();

@@ -14,7 +14,7 @@ using namespace streaming::actors;
 using micro::item;
 
 int main(int argc, char** argv) {
-  run_options opts{argc, argv, {{"tuples", 2'000'000, 20'000'000, "tuples sent"}}};
+  run_options opts{argc, argv, {micro::tuple_count}};
   auto n = opts["tuples"];
   std::vector<sink> sinks(1);
   double seconds = 0;
