@@ -56,6 +56,9 @@ DESCRIPTION = {
     "threads": "a thread per operator replica, SPSC queues",
 }
 
+# Troupe's two versions in two reds; the others in report.py's colours.
+COLORS = {"troupe-actors": "#ff9896", "troupe": "#d62728"}
+
 # The seed's CAF-PP / CAF ratios with every operator replicated (its
 # Fig. 17), the targets for Troupe over CAF 1.x plain actors.
 SEED_RATIOS = {"wordcount": 3.1, "fraud_detection": 1.7, "spike_detection": 6.0,
@@ -367,8 +370,8 @@ def throughput_chart(res, path):
                 xs.append(i - 0.4 + width * (j + 0.5))
                 ys.append(v)
         shade = configs.index(config) / max(1, len(configs))
-        ax.bar(xs, ys, width * 0.92, color=report.color_of(system, ORDER.index(family(system))
-                                                              if family(system) else j),
+        color = COLORS.get(system) or report.color_of(system, j)
+        ax.bar(xs, ys, width * 0.92, color=color,
                alpha=1.0 - 0.6 * shade, edgecolor="black", linewidth=0.4,
                hatch="//" if "fill" in config else None,
                label=f"{system}, {config_label(config)}")
