@@ -18,7 +18,7 @@
 namespace streaming::micro {
 
 /// The size flag of producer_consumer and pipeline3, quick / full.
-constexpr bench::size_flag tuple_count{"tuples", 1'000'000, 20'000'000, "tuples per source"};
+constexpr bench::size_flag tuple_count{"tuples", 1'000'000, 10'000'000, "tuples per source"};
 
 /// The 24-byte tuple of the seed's pipelines.
 struct item {
