@@ -6,9 +6,11 @@
 // in batches of up to 64 (a vector per batch); a thread sends its partial
 // batches on when its input runs dry, so that a paced source's tuples do
 // not wait for a batch to fill. A full queue makes the producer wait: the
-// queues bound the memory. An empty batch ends the stream. Idle threads
-// spin briefly, then yield; the process is pinned to --threads CPUs, as an
-// actor system gets --threads workers.
+// queues bound the memory. An empty batch ends the stream. An idle
+// consumer spins briefly, yields a while, then sleeps until a producer
+// rings its doorbell (graphs have more threads than the machine has
+// cores); the process is pinned to --threads CPUs, as an actor system gets
+// --threads workers.
 
 #include "streaming/common/stream.hpp"
 
@@ -16,6 +18,7 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,7 +41,7 @@ inline void pin(size_t threads) {
   sched_setaffinity(0, sizeof set, &set);
 }
 
-/// Waits a little longer each time nothing was there.
+/// Waits a little longer each time nothing was there: pauses, then yields.
 class backoff {
 public:
   void pause() noexcept {
@@ -49,12 +52,56 @@ public:
     std::this_thread::yield();
   }
 
+  /// Whether it has waited long enough to go to sleep.
+  bool tired() const noexcept {
+    return idle_ > 1024;
+  }
+
   void reset() noexcept {
     idle_ = 0;
   }
 
 private:
   uint32_t idle_ = 0;
+};
+
+/// Wakes a consumer that sleeps because all its queues were empty (an event
+/// count). The consumer announces it sleeps, then looks at its queues once
+/// more; a producer enqueues, then looks whether the consumer sleeps. A
+/// sequentially consistent fence on each side, between its write and its
+/// read, makes at least one of them see the other's write, so no wake-up is
+/// lost. Producers ring once per batch.
+class doorbell {
+public:
+  /// Producer, after an enqueue.
+  void ring() noexcept {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (sleeping_.load(std::memory_order_relaxed)) {
+      epoch_.fetch_add(1, std::memory_order_release);
+      epoch_.notify_one();
+    }
+  }
+
+  /// Consumer: announces that it is about to sleep; look at the queues
+  /// after this, then cancel() or wait().
+  uint32_t prepare() noexcept {
+    sleeping_.store(true, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return epoch_.load(std::memory_order_acquire);
+  }
+
+  void cancel() noexcept {
+    sleeping_.store(false, std::memory_order_relaxed);
+  }
+
+  void wait(uint32_t epoch) noexcept {
+    epoch_.wait(epoch, std::memory_order_acquire);
+    sleeping_.store(false, std::memory_order_relaxed);
+  }
+
+private:
+  std::atomic<bool> sleeping_{false};
+  std::atomic<uint32_t> epoch_{0};
 };
 
 /// All queues between a group of producer replicas and a group of consumer
@@ -68,10 +115,17 @@ public:
   edge(size_t producers, size_t consumers) : producers_(producers), consumers_(consumers) {
     for (size_t i = 0; i < producers * consumers; ++i)
       queues_.push_back(std::make_unique<queue>(queue_capacity));
+    for (size_t i = 0; i < consumers; ++i)
+      bells_.push_back(std::make_unique<doorbell>());
   }
 
   queue& at(size_t producer, size_t consumer) {
     return *queues_[producer * consumers_ + consumer];
+  }
+
+  /// The doorbell of a consumer replica.
+  doorbell& bell(size_t consumer) {
+    return *bells_[consumer];
   }
 
   size_t producers() const noexcept {
@@ -86,6 +140,7 @@ private:
   size_t producers_;
   size_t consumers_;
   std::vector<std::unique_ptr<queue>> queues_;
+  std::vector<std::unique_ptr<doorbell>> bells_;
 };
 
 enum class route { forward, by_key, broadcast };
@@ -146,6 +201,7 @@ private:
     backoff wait;
     while (!q.try_enqueue(std::move(pending_[c])))
       wait.pause();
+    edge_->bell(c).ring();
     pending_[c] = std::vector<T>{};
     pending_[c].reserve(batch_size);
   }
@@ -160,7 +216,7 @@ private:
 
 /// Runs a consumer replica: calls `on_tuple` for every tuple from every
 /// producer until all have ended, and `on_idle` whenever the input is empty
-/// (to flush its own emitters).
+/// (to flush its own emitters); sleeps when it stays empty.
 template <class T, class OnTuple, class OnIdle>
 void consume(edge<T>& in, size_t consumer, OnTuple&& on_tuple, OnIdle&& on_idle) {
   std::vector<size_t> open;
@@ -187,10 +243,23 @@ void consume(edge<T>& in, size_t consumer, OnTuple&& on_tuple, OnIdle&& on_idle)
     }
     if (any) {
       wait.reset();
-    } else {
-      on_idle();
-      wait.pause();
+      continue;
     }
+    on_idle();
+    if (!wait.tired()) {
+      wait.pause();
+      continue;
+    }
+    auto& bell = in.bell(consumer);
+    auto epoch = bell.prepare();
+    bool empty = true;
+    for (auto p : open)
+      empty = empty && in.at(p, consumer).peek() == nullptr;
+    if (empty)
+      bell.wait(epoch);
+    else
+      bell.cancel();
+    wait.reset();
   }
 }
 
