@@ -3,7 +3,8 @@
 #              FUZZ_SECONDS each, two at a time (installs missing Debian
 #              packages first)
 # make bench   builds the benchmarks and runs every study in quick mode;
-#              STUDY=<name> runs one (core, latency, micro, patterns),
+#              STUDY=<name> runs one (core, latency, micro, patterns,
+#              streaming),
 #              FULL=1 the full sizes, CAF_ROOT=<prefix> adds an installed
 #              CAF 1.x
 # make clean   removes build/

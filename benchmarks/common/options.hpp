@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -31,7 +32,12 @@ class options {
 public:
   /// Parses argv; prints usage and exits (0 for --help, 2 for bad input).
   options(int argc, char** argv, std::initializer_list<size_flag> flags)
-    : program_(argc > 0 ? argv[0] : "benchmark"), flags_(flags) {
+    : options(argc, argv, std::vector<size_flag>(flags)) {}
+
+  /// The same, for flags put together at run time (e.g. a study's common
+  /// flags and a program's own).
+  options(int argc, char** argv, std::vector<size_flag> flags)
+    : program_(argc > 0 ? argv[0] : "benchmark"), flags_(std::move(flags)) {
     values_.reserve(flags_.size());
     std::vector<bool> explicit_value(flags_.size(), false);
     for (const auto& flag : flags_)

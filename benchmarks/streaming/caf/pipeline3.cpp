@@ -1,0 +1,46 @@
+// pipeline3 (CAF 0.17 and 1.x plain actors): source -> forwarder -> sink, one actor
+// each (the seed's Fig. 4), one message per tuple; with --replicas=R, R of
+// each, every actor sending round robin over the next operator's replicas.
+
+#include "streaming/common/micro.hpp"
+#include "streaming/caf/actors.hpp"
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(streaming::micro::item)
+
+#if CAF_MAJOR_VERSION >= 1
+CAF_BEGIN_TYPE_ID_BLOCK(streaming_micro, STREAMING_CAF_FIRST_TYPE_ID)
+  CAF_ADD_TYPE_ID(streaming_micro, (streaming::micro::item))
+CAF_END_TYPE_ID_BLOCK(streaming_micro)
+#endif
+
+using namespace streaming;
+using namespace streaming::actors;
+using micro::item;
+
+int main(int argc, char** argv) {
+  run_options opts{argc, argv, {micro::tuple_count}};
+  auto n = opts.tuples_to_replay(opts["tuples"]);
+  auto r = opts.replicas();
+  std::vector<sink> sinks(r);
+  double seconds = 0;
+  STREAMING_CAF_INIT(streaming_micro);
+  {
+    caf::actor_system_config cfg;
+    configure(cfg, opts.threads());
+    caf::actor_system sys{cfg};
+    caf::scoped_actor self{sys};
+    auto to_sinks = spawn_sinks<item>(sys, r, sinks, self);
+    auto forwarders = spawn_replicas<node<micro::forwarder, output<item>, item>>(
+      sys, r, r, output<item>{to_sinks, route::forward});
+    run_timer timer;
+    timer.start();
+    for (size_t i = 0; i < r; ++i)
+      spawn_source(sys, n, opts.rate() / r, output<item>{forwarders, route::forward},
+                   [](uint64_t k, int64_t ts) { return micro::make_item(k, ts); });
+    await_sinks(self, r);
+    seconds = timer.stop();
+  }
+  for (size_t i = 1; i < r; ++i)
+    sinks[0].merge(sinks[i]);
+  return report(opts, n * r, seconds, sinks[0], micro::expected(n, r));
+}
