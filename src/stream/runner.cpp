@@ -31,6 +31,9 @@ runner::~runner() = default;
 resumable::resume_result runner::resume(execution_unit* ctx, size_t) {
   auto* previous = current_unit;
   current_unit = ctx;
+  // An RMW: it reads the last waker's exchange, so what that waker
+  // published before waking us is visible to run_some.
+  state_.exchange(running, std::memory_order_acq_rel);
   auto result = resume_result::awaiting_message;
   for (;;) {
     auto s = run_some(resume_budget);
@@ -43,22 +46,19 @@ resumable::resume_result runner::resume(execution_unit* ctx, size_t) {
       result = resume_result::done;
       break;
     }
-    // Idle: announce sleep, then look again (see spsc_ring.hpp).
-    sleeping_.store(true, std::memory_order_relaxed);
-    troupe::detail::full_fence();
-    if (!ready() || !sleeping_.exchange(false, std::memory_order_acq_rel)) {
-      // Asleep, or someone woke us meanwhile and queued us again.
+    // Idle: park, unless a wake-up came while we ran (then look again).
+    uint8_t expected = running;
+    if (state_.compare_exchange_strong(expected, parked, std::memory_order_acq_rel))
       break;
-    }
+    state_.exchange(running, std::memory_order_acq_rel);
   }
   current_unit = previous;
   return result;
 }
 
 void runner::wake() {
-  if (!sleeping_.load(std::memory_order_relaxed)
-      || !sleeping_.exchange(false, std::memory_order_acq_rel))
-    return;
+  if (state_.exchange(notified, std::memory_order_acq_rel) != parked)
+    return; // running: it looks again before it parks
   if (graph_->own_threads()) {
     signal_.store(1, std::memory_order_release);
     signal_.notify_one();

@@ -85,28 +85,6 @@ protected:
     return step::finished;
   }
 
-  bool ready() override {
-    if (graph().failed())
-      return true;
-    if constexpr (!is_sink) {
-      if (out_.blocked())
-        return out_.has_room();
-    }
-    if constexpr (is_source) {
-      return true;
-    } else {
-      if (state_ == state::stopping)
-        return true;
-      bool all_drained = true;
-      for (auto* r : inputs_) {
-        if (r->readable() > 0)
-          return true;
-        all_drained = all_drained && r->drained();
-      }
-      return all_drained;
-    }
-  }
-
 private:
   enum class state { starting, running, stopping };
 

@@ -4,15 +4,16 @@
 // resumable job like an actor, but with typed rings for input and output
 // instead of a mailbox. The graph state owns the runners and the rings.
 //
-// A runner is in one of three places: queued or running (sleeping_ false),
-// or asleep (sleeping_ true), waiting for input or for room in an output
-// ring. Whoever changes what it waits for calls wake(), and the one call
-// that flips sleeping_ from true to false schedules it, so it is never
-// queued twice. Going to sleep is "announce, fence, look again" (see
-// spsc_ring.hpp), so no wake-up is lost.
+// A runner is running (queued or on a thread), notified (running, and woken
+// since it last looked for work) or parked. wake() sets notified: the one
+// that finds it parked schedules the runner, so it is never queued twice; a
+// runner out of work parks only if nobody notified it meanwhile (one CAS),
+// else it looks again. Every change is an RMW on one word, so each reads
+// the one before: what a waker published before waking is visible to the
+// runner's next look, and no wake-up is lost.
 //
-// Threads: run_some and ready are called by the thread that runs the job;
-// wake by any thread.
+// Threads: run_some is called by the thread that runs the job; wake by any
+// thread.
 
 #include "troupe/actor.hpp"
 #include "troupe/error.hpp"
@@ -52,7 +53,8 @@ public:
       delete this;
   }
 
-  /// Schedules the runner if it sleeps. Any thread.
+  /// Schedules the runner if it is parked; makes it look for work again
+  /// before it parks if it runs. Any thread.
   void wake() final;
 
   /// Starts the runner: schedules it, or starts its thread.
@@ -76,9 +78,6 @@ protected:
   /// Works through at most `budget` tuples.
   virtual step run_some(size_t budget) = 0;
 
-  /// After announcing sleep: true if run_some has something to do now.
-  virtual bool ready() = 0;
-
   graph_state& graph() noexcept {
     return *graph_;
   }
@@ -92,7 +91,8 @@ private:
 
   std::shared_ptr<graph_state> graph_;
   std::string name_;
-  std::atomic<bool> sleeping_{false};
+  enum : uint8_t { running, notified, parked };
+  std::atomic<uint8_t> state_{running};
   std::atomic<uint32_t> signal_{0}; // execution = threads: set by wake
   mutable std::atomic<size_t> refs_{0};
 };

@@ -14,15 +14,13 @@
 // for all it took). Each side caches the other's index and reloads it only
 // when the cached one says the ring is full (or empty).
 //
-// Sleep and wake-up (Dekker: store, full fence, load on both sides):
-//   - consumer asleep: its runner announces sleep, fences and looks at
-//     readable(); a producer publishes, fences and wakes the consumer's
-//     runner if it sleeps (runner::wake).
-//   - producer blocked on a full ring: it sets producer_waiting, fences and
-//     looks at writable(); the consumer, each time it releases slots and
-//     the ring is at most half full, fences and wakes the producer if it
-//     waits. So a blocked producer runs again once the consumer drained
-//     half the ring: neither side spins.
+// Wake-ups: publish() and close() wake the consumer's runner (runner.hpp
+// says why none is lost). A producer blocked on a full ring sets
+// producer_waiting, fences and looks at the head again; the consumer, each
+// time it releases slots and the ring is at most half full, fences and
+// wakes the producer if it waits (Dekker: store, full fence, load on both
+// sides). So a blocked producer runs again once the consumer drained half
+// the ring: neither side spins.
 
 #include "troupe/detail/assert.hpp"
 #include "troupe/detail/full_fence.hpp"
@@ -99,7 +97,6 @@ public:
     if (write_ == tail_.load(std::memory_order_relaxed))
       return;
     tail_.store(write_, std::memory_order_release);
-    troupe::detail::full_fence();
     if (consumer_ != nullptr)
       consumer_->wake();
   }
@@ -108,7 +105,6 @@ public:
   void close() {
     tail_.store(write_, std::memory_order_release);
     closed_.store(true, std::memory_order_release);
-    troupe::detail::full_fence();
     if (consumer_ != nullptr)
       consumer_->wake();
   }
