@@ -37,7 +37,9 @@ THROUGHPUT_CASES = ["pipeline3", "wordcount", "fraud_detection", "spike_detectio
                     "linear_road"]
 COST_CASE = "producer_consumer"
 MEMORY_CASE = "slow_sink"
-CASES = [COST_CASE] + THROUGHPUT_CASES + [MEMORY_CASE]
+# Troupe only: the CPU an idle graph uses while its input waits.
+IDLE_CASE = "idle_graph"
+CASES = [COST_CASE] + THROUGHPUT_CASES + [MEMORY_CASE, IDLE_CASE]
 
 # Rates (tuples/s) for the latency runs when this run measured no
 # throughput to halve; about half the slowest system's on a 2-core machine.
@@ -158,6 +160,9 @@ def run(study, programs, expected, args, emit):
 
     if MEMORY_CASE in cases:
         measure(study, MEMORY_CASE, config_name(top), [], top, systems, programs, 1, args, emit)
+
+    if IDLE_CASE in cases:
+        measure(study, IDLE_CASE, config_name(top), [], top, systems, programs, 1, args, emit)
 
 
 # -- report --------------------------------------------------------------------------
@@ -435,6 +440,11 @@ def targets(res):
     if growth is not None:
         out.append(f"- slow_sink: troupe's memory grew {growth:.1f}% after the first second "
                    f"(target ≤ 10%): {'met' if abs(growth) <= 10 else '**not met**'}")
+    idle = res.value(IDLE_CASE, (res.configs(IDLE_CASE) or [None])[-1], REFERENCE,
+                     "idle_cpu_pct")
+    if idle is not None:
+        out.append(f"- idle_graph: a graph waiting for input used {idle:.4f}% of one CPU "
+                   f"(target < 0.05%): {'met' if idle < 0.05 else '**not met**'}")
     return out
 
 

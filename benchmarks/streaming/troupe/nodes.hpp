@@ -48,6 +48,39 @@ private:
   uint64_t next_ = 0;
 };
 
+/// Replays its part of an input: replica i (claimed when it starts) emits
+/// make(parts[i][k], ts) for k = 0, 1, ..., as the other versions' source
+/// replica i does.
+template <class Out, class Make>
+class partitioned_source : public troupe::stream::source_node<Out> {
+public:
+  partitioned_source(const std::vector<std::vector<uint32_t>>* parts, std::atomic<size_t>* claimed,
+                     uint64_t rate, Make make)
+    : parts_(parts), claimed_(claimed), rate_(rate), make_(std::move(make)) {}
+
+  void on_start() override {
+    part_ = &(*parts_)[claimed_->fetch_add(1)];
+    pacer_ = pacer{rate_};
+  }
+
+  bool generate(troupe::stream::emitter<Out>& out) override {
+    if (next_ == part_->size())
+      return false;
+    out.emit(make_((*part_)[next_], pacer_.stamp(next_)));
+    ++next_;
+    return true;
+  }
+
+private:
+  const std::vector<std::vector<uint32_t>>* parts_;
+  std::atomic<size_t>* claimed_;
+  uint64_t rate_;
+  Make make_;
+  const std::vector<uint32_t>* part_ = nullptr;
+  pacer pacer_{0};
+  size_t next_ = 0;
+};
+
 /// One of the study's operator classes (consume(const In&, emit)) as a node.
 template <class Op, class In, class Out>
 class op_node : public troupe::stream::seq_node<In, Out> {
@@ -57,6 +90,12 @@ public:
 
   void consume(In&& x, troupe::stream::emitter<Out>& out) override {
     op_.consume(x, [&out](Out y) { out.emit(std::move(y)); });
+  }
+
+  void on_stop(troupe::stream::emitter<Out>& out) override {
+    auto emit = [&out](Out y) { out.emit(std::move(y)); };
+    if constexpr (requires { op_.on_stop(emit); })
+      op_.on_stop(emit);
   }
 
 private:
