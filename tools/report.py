@@ -81,6 +81,28 @@ def pretty_system(name):
     return name[:1].upper() + name[1:]
 
 
+def study_preamble(name, machine, absent, where, runs_note=""):
+    """The opening lines of a study's section: how it ran (sizes, runs,
+    start, duration, load, commit), where its programs are described, and
+    the systems that were absent."""
+    out = [f"## Study `{name}`", ""]
+    info = (machine or {}).get("studies", {}).get(name)
+    if info:
+        load = info.get("load_average_at_start")
+        runs = info.get("runs", "?")
+        out += [f"{info.get('scale', '?')} sizes, {runs} run{'' if runs == 1 else 's'} per "
+                f"cell{runs_note}, started {info.get('started', '?')}, took "
+                f"{info.get('duration_s', 0) / 60:.1f} min"
+                + (f"; load average at start {load[0]}" if load else "")
+                + (f"; source git {info['git']}" if info.get("git") else "") + ". "
+                + where, ""]
+    for line in absent:
+        out.append(f"- **{pretty_system(line['system'])} absent:** {line.get('reason')}.")
+    if absent:
+        out.append("")
+    return out
+
+
 def load_results(results_dir):
     """Returns {study: [line, ...]} in file order."""
     studies = collections.OrderedDict()

@@ -267,23 +267,10 @@ def rss_table(res, report):
 def report_section(name, lines, machine, results_dir):
     import report
     res = Results(lines)
-    out = [f"## Study `{name}`", ""]
-    info = (machine or {}).get("studies", {}).get(name)
-    if info:
-        load = info.get("load_average_at_start")
-        runs = info.get("runs", "?")
-        out += [f"{info.get('scale', '?')} sizes, {runs} run{'' if runs == 1 else 's'} per "
-                f"cell, started {info.get('started', '?')}, took "
-                f"{info.get('duration_s', 0) / 60:.1f} min"
-                + (f"; load average at start {load[0]}" if load else "")
-                + (f"; source git {info['git']}" if info.get("git") else "") + ". "
-                "The applications and how each version parallelises them are in "
-                "`benchmarks/patterns/README.md`.", ""]
-    for line in res.absent:
-        out.append(f"- **{report.pretty_system(line['system'])} absent:** "
-                   f"{line.get('reason')}.")
-    if res.absent:
-        out.append("")
+    where = ('The applications and how each version paralleli'
+             'ses them are in `benchmarks/patterns/README.md`.')
+    out = report.study_preamble(name, machine, res.absent, where,
+                                runs_note='')
     if not res.cases:
         return out + ["No measurements.", ""]
 
