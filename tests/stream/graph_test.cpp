@@ -522,6 +522,58 @@ TEST_P(stream_graph, many_replicas_and_many_tuples_on_two_workers) {
   EXPECT_EQ(sorted(out.items), sorted(want));
 }
 
+/// Emits tuple i only once the sink has taken tuple i-1: a source that
+/// waits for something only the graph's other nodes can do.
+struct lockstep_source : stream::source_node<int64_t> {
+  lockstep_source(const std::atomic<int64_t>* taken, int64_t n) : taken(taken), n(n) {}
+
+  bool generate(stream::emitter<int64_t>& out) override {
+    if (next == n)
+      return false;
+    if (taken->load() < next)
+      return true; // not yet: emits nothing
+    out.emit(next++);
+    return true;
+  }
+
+  const std::atomic<int64_t>* taken;
+  int64_t n;
+  int64_t next = 0;
+};
+
+struct counting_sink : stream::sink_node<int64_t> {
+  explicit counting_sink(std::atomic<int64_t>* taken) : taken(taken) {}
+
+  void consume(int64_t&&) override {
+    ++*taken;
+  }
+
+  std::atomic<int64_t>* taken;
+};
+
+TEST_P(stream_graph, a_source_that_emits_nothing_yields_its_worker_to_the_nodes_downstream) {
+  // One worker: if the waiting source kept it, the sink would never run.
+  mode_config one{GetParam()};
+  one.scheduler.max_threads = 1;
+  actor_system small{one};
+  scoped_actor me{small};
+  std::atomic<int64_t> taken{0};
+  stream::graph g{small};
+  auto src = g.add<lockstep_source>(&taken, int64_t{500});
+  auto mid = g.add<identity<int64_t>>();
+  auto snk = g.add<counting_sink>(&taken);
+  g.connect(src, mid);
+  g.connect(mid, snk);
+  auto hdl = g.start();
+  ASSERT_TRUE(hdl);
+  me->monitor(*hdl);
+  bool done = false;
+  me->receive([&](down_msg&) { done = true; },
+              after(test::patience) >> [] { ADD_FAILURE() << "the graph did not finish"; });
+  EXPECT_TRUE(done);
+  EXPECT_EQ(taken.load(), 500);
+}
+
 INSTANTIATE_TEST_SUITE_P(modes, stream_graph, testing::ValuesIn(every_mode),
                          test::policy_name);
 

@@ -21,6 +21,13 @@ inline void configure(troupe::actor_system_config& cfg, size_t threads) {
   cfg.scheduler.max_threads = threads;
 }
 
+/// Whether tuple `i` of a paced source is due: a source returns from
+/// generate without emitting until it is, so the runtime can run the nodes
+/// downstream on the same worker meanwhile.
+inline bool due(const pacer& p, uint64_t i) noexcept {
+  return !p.paced() || now_ns() >= p.due(i);
+}
+
 /// Replays `count` tuples made by `make(k, ts)`.
 template <class Out, class Make>
 class replay_source : public troupe::stream::source_node<Out> {
@@ -35,6 +42,8 @@ public:
   bool generate(troupe::stream::emitter<Out>& out) override {
     if (next_ == count_)
       return false;
+    if (!due(pacer_, next_))
+      return true; // gives the worker back instead of spinning on it
     out.emit(make_(next_, pacer_.stamp(next_)));
     ++next_;
     return true;
@@ -66,6 +75,8 @@ public:
   bool generate(troupe::stream::emitter<Out>& out) override {
     if (next_ == part_->size())
       return false;
+    if (!due(pacer_, next_))
+      return true;
     out.emit(make_((*part_)[next_], pacer_.stamp(next_)));
     ++next_;
     return true;

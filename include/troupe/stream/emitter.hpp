@@ -221,6 +221,7 @@ public:
 
   /// Sends `x` on along every outgoing edge.
   void emit(Out x) {
+    ++emitted_;
     auto n = edges_.size();
     for (size_t i = 0; i + 1 < n; ++i)
       edges_[i]->emit_copy(x);
@@ -239,8 +240,11 @@ public:
   /// alone otherwise, for the node to keep, retry or drop as it sees fit.
   /// With several outgoing edges, each must take it.
   bool send_next_if(Out& x, size_t max_queued) {
-    if (edges_.size() == 1)
-      return edges_[0]->emit_if(x, max_queued);
+    if (edges_.size() == 1) {
+      auto taken = edges_[0]->emit_if(x, max_queued);
+      emitted_ += taken ? 1 : 0;
+      return taken;
+    }
     for (auto& e : edges_)
       if (!e->can_take(x, max_queued))
         return false;
@@ -256,6 +260,11 @@ public:
 
   bool has_edges() const noexcept {
     return !edges_.empty();
+  }
+
+  /// Calls of emit so far (send_next_if included when it emitted).
+  uint64_t emitted() const noexcept {
+    return emitted_;
   }
 
   bool blocked() const noexcept {
@@ -296,6 +305,7 @@ public:
 
 private:
   std::vector<std::unique_ptr<detail::out_edge<Out>>> edges_;
+  uint64_t emitted_ = 0;
 };
 
 } // namespace troupe::stream

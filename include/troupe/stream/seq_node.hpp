@@ -54,7 +54,9 @@ public:
 
   /// Emits the next tuples (any number); false when the stream has ended.
   /// A source runs on the scheduler's workers: the runtime calls generate
-  /// again and again, and yields the worker now and then.
+  /// again and again, and yields the worker now and then. A call that
+  /// emits nothing (nothing is due yet) yields the worker at once, so a
+  /// source that waits should return instead of spinning.
   virtual bool generate(emitter<Out>& out) = 0;
 
   virtual void on_stop(emitter<Out>&) {}

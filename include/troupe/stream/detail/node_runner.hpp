@@ -92,9 +92,16 @@ private:
   step generate(size_t budget) {
     if constexpr (is_source) {
       for (size_t i = 0; i < budget; ++i) {
+        auto before = out_.emitted();
         if (!node_->generate(out_)) {
           out_.publish();
           return step::finished;
+        }
+        if (out_.emitted() == before) {
+          // The source has nothing yet (it waits for time or input): what
+          // it emitted goes out now, and the worker runs others meanwhile.
+          out_.publish();
+          return step::more;
         }
         if (out_.blocked()) {
           out_.publish();
