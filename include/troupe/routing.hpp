@@ -17,6 +17,7 @@
 #include "troupe/detail/callable_trait.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <random>
 #include <type_traits>
@@ -97,7 +98,13 @@ public:
 
   size_t operator()(const T& x, size_t n) {
     using key_type = std::decay_t<std::invoke_result_t<F&, const T&>>;
-    return std::hash<key_type>{}(std::invoke(key_, x)) % n;
+    // std::hash of an integer is the integer itself: keys that share their
+    // low bits (all even, say) would all reach one replica. Mix first
+    // (SplitMix64's finalizer).
+    uint64_t h = std::hash<key_type>{}(std::invoke(key_, x));
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<size_t>((h ^ (h >> 31)) % n);
   }
 
 private:

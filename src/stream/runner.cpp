@@ -38,6 +38,11 @@ resumable::resume_result runner::resume(execution_unit* ctx, size_t) {
   for (;;) {
     auto s = run_some(resume_budget);
     if (s == step::more) {
+      // Busy for longer: the runners it woke wait in this worker's private
+      // slot, where no idle worker can take them; hand them over (as an
+      // actor whose sends back up a mailbox does), so replicas spread.
+      if (ctx != nullptr)
+        ctx->share_private_work();
       result = resume_result::resume_later;
       break;
     }
