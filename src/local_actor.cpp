@@ -12,14 +12,19 @@
 
 namespace troupe {
 
-error detail::exit_reason_of(std::exception_ptr eptr) {
+std::optional<std::string> detail::exception_what(std::exception_ptr eptr) {
   try {
-    std::rethrow_exception(eptr);
+    std::rethrow_exception(std::move(eptr));
   } catch (const std::exception& e) {
-    return error{exit_reason::unhandled_exception, e.what()};
+    return std::string{e.what()};
   } catch (...) {
-    return error{exit_reason::unhandled_exception, "an exception of unknown type"};
+    return std::nullopt;
   }
+}
+
+error detail::exit_reason_of(std::exception_ptr eptr) {
+  return error{exit_reason::unhandled_exception,
+               exception_what(std::move(eptr)).value_or("an exception of unknown type")};
 }
 
 namespace detail {

@@ -21,11 +21,16 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 
 namespace troupe {
 
 namespace detail {
+
+/// The what() of the exception `eptr` holds; none if it is no
+/// std::exception.
+std::optional<std::string> exception_what(std::exception_ptr eptr);
 
 /// The exit reason of an actor that let `eptr` escape:
 /// exit_reason::unhandled_exception with the exception's what().

@@ -42,14 +42,10 @@ void report_stream_done(const actor_addr& handle, strong_actor_ptr from, executi
 }
 
 error stage_actor::failure(std::exception_ptr e) const {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& x) {
-    return make_error(errc::unhandled_exception, "stage " + name_ + " threw: " + x.what());
-  } catch (...) {
-    return make_error(errc::unhandled_exception,
-                      "stage " + name_ + " threw an exception that is no std::exception");
-  }
+  auto what = troupe::detail::exception_what(std::move(e));
+  return make_error(errc::unhandled_exception,
+                    "stage " + name_ + " threw"
+                      + (what ? ": " + *what : " an exception that is no std::exception"));
 }
 
 void stage_actor::on_cleanup(const error& reason, execution_unit* ctx) {

@@ -1,7 +1,7 @@
 #include "troupe/stream/detail/runner.hpp"
 
 #include "troupe/actor_system.hpp"
-#include "troupe/detail/full_fence.hpp"
+#include "troupe/local_actor.hpp"
 #include "troupe/mailbox_element.hpp"
 #include "troupe/stream/detail/graph_messages.hpp"
 
@@ -100,14 +100,8 @@ void runner::run_thread() {
 }
 
 void runner::fail_with(std::exception_ptr e) {
-  std::string what;
-  try {
-    std::rethrow_exception(std::move(e));
-  } catch (const std::exception& x) {
-    what = x.what();
-  } catch (...) {
-    what = "an exception not derived from std::exception";
-  }
+  auto what = troupe::detail::exception_what(std::move(e))
+                .value_or("an exception not derived from std::exception");
   graph_->fail(error{errc::unhandled_exception, "stream node " + name_ + ": " + what});
 }
 
@@ -168,7 +162,7 @@ void graph_state::fail(error reason) {
     for (auto* w : externals_)
       w->wake();
   }
-  troupe::detail::full_fence();
+  // wake() is an RMW the runner's next one reads: it sees failed_.
   for (auto* r : all) {
     r->wake();
     r->deref_resumable();

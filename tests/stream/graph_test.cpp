@@ -522,6 +522,37 @@ TEST_P(stream_graph, many_replicas_and_many_tuples_on_two_workers) {
   EXPECT_EQ(sorted(out.items), sorted(want));
 }
 
+/// Emits through send_next_if, retrying a refused tuple on the next call.
+struct polite_source : stream::source_node<int64_t> {
+  polite_source(int64_t n, size_t max_queued) : n(n), max_queued(max_queued) {}
+
+  bool generate(stream::emitter<int64_t>& out) override {
+    if (next == n)
+      return false;
+    auto x = next;
+    if (out.send_next_if(x, max_queued))
+      ++next;
+    return true;
+  }
+
+  int64_t n;
+  size_t max_queued;
+  int64_t next = 0;
+};
+
+TEST_P(stream_graph, send_next_if_on_two_edges_sends_each_tuple_along_both_or_neither) {
+  collected<int64_t> a, b;
+  stream::graph g{sys};
+  auto src = g.add<polite_source>(int64_t{3'000}, size_t{4});
+  auto x = g.add<collecting_sink<int64_t>>(&a).replicas(2);
+  auto y = g.add<slow_sink>(&b);
+  g.connect(src, x).capacity(16);
+  g.connect(src, y, by_key{[](const int64_t& v) { return v; }}).capacity(16);
+  EXPECT_EQ(await(g.start()), error{});
+  EXPECT_EQ(sorted(a.items), iota(3'000));
+  EXPECT_EQ(sorted(b.items), iota(3'000));
+}
+
 /// Emits tuple i only once the sink has taken tuple i-1: a source that
 /// waits for something only the graph's other nodes can do.
 struct lockstep_source : stream::source_node<int64_t> {

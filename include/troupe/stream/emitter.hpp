@@ -15,6 +15,7 @@
 #include "troupe/routing.hpp"
 #include "troupe/stream/detail/spsc_ring.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -39,13 +40,17 @@ public:
 
   virtual void emit_copy(const Out& x) = 0;
 
-  /// Emits `x` if the queue it would go to holds at most `max_queued`
-  /// tuples (round-robin and random: any replica's queue); else leaves `x`
-  /// alone and returns false.
-  virtual bool emit_if(Out& x, size_t max_queued) = 0;
+  /// What target_below returns when no queue qualifies.
+  static constexpr size_t no_target = static_cast<size_t>(-1);
 
-  /// Whether emit_if(x, max_queued) would emit `x` now.
-  virtual bool can_take(const Out& x, size_t max_queued) = 0;
+  /// For send_next_if: the ring `x` would go to if its queue holds at most
+  /// `max_queued` tuples (round-robin and random: the first such replica
+  /// from the one the policy picks; broadcast: any value if every queue
+  /// qualifies), or no_target.
+  virtual size_t target_below(const Out& x, size_t max_queued) = 0;
+
+  /// Emits `x` into the ring target_below chose.
+  virtual void emit_to(size_t target, Out&& x) = 0;
 
   /// True if tuples wait in the staging buffer.
   virtual bool blocked() const noexcept = 0;
@@ -94,56 +99,34 @@ public:
     }
   }
 
-  bool emit_if(Out& x, size_t max_queued) override {
+  size_t target_below(const Out& x, size_t max_queued) override {
     if (!staged_.empty())
-      return false;
+      return out_edge<Out>::no_target;
+    auto below = [max_queued](const spsc_ring<In>* r) { return r->size() <= max_queued; };
     if constexpr (is_broadcast) {
-      for (auto* r : rings_)
-        if (r->size() > max_queued)
-          return false;
-      emit(std::move(x));
-      return true;
+      return std::all_of(rings_.begin(), rings_.end(), below) ? 0 : out_edge<Out>::no_target;
     } else if constexpr (std::is_same_v<Policy, round_robin>
                          || std::is_same_v<Policy, random_replica>) {
       // As the seed's send_next_if: try every replica, starting at the one
       // the policy picks.
       auto n = rings_.size();
       auto first = picker_(x, n);
-      for (size_t k = 0; k < n; ++k) {
-        auto i = (first + k) % n;
-        if (rings_[i]->size() <= max_queued) {
-          write(i, In(std::move(x)));
-          return true;
-        }
-      }
-      return false;
+      for (size_t k = 0; k < n; ++k)
+        if (below(rings_[(first + k) % n]))
+          return (first + k) % n;
+      return out_edge<Out>::no_target;
     } else {
       // By key or custom: the tuple has one place to go.
       auto i = picker_(x, rings_.size());
-      if (rings_[i]->size() > max_queued)
-        return false;
-      write(i, In(std::move(x)));
-      return true;
+      return below(rings_[i]) ? i : out_edge<Out>::no_target;
     }
   }
 
-  bool can_take(const Out& x, size_t max_queued) override {
-    if (!staged_.empty())
-      return false;
-    if constexpr (is_broadcast) {
-      for (auto* r : rings_)
-        if (r->size() > max_queued)
-          return false;
-      return true;
-    } else if constexpr (std::is_same_v<Policy, round_robin>
-                         || std::is_same_v<Policy, random_replica>) {
-      for (auto* r : rings_)
-        if (r->size() <= max_queued)
-          return true;
-      return false;
-    } else {
-      return rings_[picker_(x, rings_.size())]->size() <= max_queued;
-    }
+  void emit_to(size_t target, Out&& x) override {
+    if constexpr (is_broadcast)
+      emit(std::move(x));
+    else
+      write(target, In(std::move(x)));
   }
 
   bool blocked() const noexcept override {
@@ -240,15 +223,25 @@ public:
   /// alone otherwise, for the node to keep, retry or drop as it sees fit.
   /// With several outgoing edges, each must take it.
   bool send_next_if(Out& x, size_t max_queued) {
-    if (edges_.size() == 1) {
-      auto taken = edges_[0]->emit_if(x, max_queued);
-      emitted_ += taken ? 1 : 0;
-      return taken;
-    }
-    for (auto& e : edges_)
-      if (!e->can_take(x, max_queued))
+    constexpr auto none = detail::out_edge<Out>::no_target;
+    auto n = edges_.size();
+    if (n == 1) {
+      auto target = edges_[0]->target_below(x, max_queued);
+      if (target == none)
         return false;
-    emit(std::move(x));
+      ++emitted_;
+      edges_[0]->emit_to(target, std::move(x));
+      return true;
+    }
+    std::vector<size_t> targets(n);
+    for (size_t i = 0; i < n; ++i)
+      if ((targets[i] = edges_[i]->target_below(x, max_queued)) == none)
+        return false;
+    ++emitted_;
+    for (size_t i = 0; i + 1 < n; ++i)
+      edges_[i]->emit_to(targets[i], Out(x));
+    if (n > 0)
+      edges_[n - 1]->emit_to(targets[n - 1], std::move(x));
     return true;
   }
 
