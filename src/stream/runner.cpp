@@ -117,6 +117,13 @@ void graph_state::add_external(waker* w) {
   externals_.push_back(w);
 }
 
+void graph_state::add_member(waker* w, bool finishes) {
+  add_external(w);
+  members_.push_back(w);
+  if (finishes)
+    ++finishing_members_;
+}
+
 void graph_state::remove_external(waker* w) {
   std::vector<runner*> release;
   {
@@ -134,7 +141,7 @@ void graph_state::start(strong_actor_ptr coordinator) {
   {
     std::lock_guard guard{mtx_};
     coordinator_ = std::move(coordinator);
-    live_.store(runners_.size(), std::memory_order_release);
+    live_.store(runners_.size() + finishing_members_, std::memory_order_release);
     // Our own references: the last runner may finish and release the
     // graph's before this loop ends.
     all = runners_;
@@ -145,6 +152,10 @@ void graph_state::start(strong_actor_ptr coordinator) {
     r->start();
     r->deref_resumable();
   }
+  // An actor member takes no message of the graph's before this one, so
+  // it sees its rings wired.
+  for (auto* w : members_)
+    w->wake();
 }
 
 void graph_state::fail(error reason) {

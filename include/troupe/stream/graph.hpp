@@ -34,6 +34,8 @@
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
 #include "troupe/routing.hpp"
+#include "troupe/stream/actor_input.hpp"
+#include "troupe/stream/actor_stage.hpp"
 #include "troupe/stream/detail/node_runner.hpp"
 #include "troupe/stream/detail/runner.hpp"
 #include "troupe/stream/input.hpp"
@@ -96,6 +98,19 @@ struct typed_node_spec final : node_spec {
   auto& emitter_of(size_t i) noexcept {
     return runners[i]->out();
   }
+
+  size_t consumers() const noexcept {
+    return runners.size();
+  }
+
+  waker* consumer(size_t i) noexcept {
+    return runners[i];
+  }
+
+  template <class In>
+  void add_input(size_t i, spsc_ring<In>* r) {
+    runners[i]->add_input(r);
+  }
 };
 
 template <class T>
@@ -122,12 +137,108 @@ struct input_spec final : node_spec {
   }
 };
 
+/// An actor as a stage: one bridge actor, spawned when the graph starts.
+template <class In, class Out>
+struct actor_stage_spec final : node_spec {
+  actor target;
+  size_t max_in_flight = 0; // 0: not set, troupe.stream.edge-capacity
+  std::shared_ptr<stage_ports<In, Out>> ports = std::make_shared<stage_ports<In, Out>>();
+
+  void build(const std::shared_ptr<graph_state>& st, size_t) override {
+    st->keep(ports);
+    auto limit = max_in_flight != 0 ? max_in_flight
+                                    : st->system().config().stream.edge_capacity;
+    auto hdl = st->system().spawn<stage_bridge<In, Out>>(st, ports, target, name, limit);
+    ports->waker.set(hdl.ptr());
+    st->add_member(&ports->waker, true);
+  }
+
+  size_t producers() const noexcept {
+    return 1;
+  }
+
+  waker* producer(size_t) noexcept {
+    return &ports->waker;
+  }
+
+  auto& emitter_of(size_t) noexcept {
+    return ports->out;
+  }
+
+  size_t consumers() const noexcept {
+    return 1;
+  }
+
+  waker* consumer(size_t) noexcept {
+    return &ports->waker;
+  }
+
+  void add_input(size_t, spsc_ring<In>* r) {
+    ports->inputs.push_back(r);
+  }
+};
+
+/// An input for actors: its actor exists from add_actor_input on, so
+/// tuples may come before the graph starts.
+template <class T>
+struct actor_input_spec final : node_spec {
+  std::shared_ptr<graph_state> state;
+  std::shared_ptr<input_ports<T>> ports = std::make_shared<input_ports<T>>();
+  actor bridge;
+  bool attached = false;
+
+  ~actor_input_spec() override {
+    if (!attached && bridge)
+      bridge.ptr()->get()->enqueue(
+        make_mailbox_element(nullptr, message_id::make(),
+                             make_message(graph_done_atom{},
+                                          error{errc::invalid_argument,
+                                                "stream actor input: its graph was destroyed "
+                                                "before it started"})),
+        nullptr);
+  }
+
+  void build(const std::shared_ptr<graph_state>& st, size_t) override {
+    st->keep(ports);
+  }
+
+  void attach() override {
+    attached = true;
+    std::lock_guard guard{ports->mtx};
+    if (ports->gone) {
+      state->fail(error{errc::invalid_argument,
+                        "stream actor input: its actor terminated before the graph started"});
+      return;
+    }
+    ports->attached = true;
+    state->add_member(&ports->waker, false);
+  }
+
+  size_t producers() const noexcept {
+    return 1;
+  }
+
+  waker* producer(size_t) noexcept {
+    return &ports->waker;
+  }
+
+  emitter<T>& emitter_of(size_t) noexcept {
+    return ports->out;
+  }
+};
+
 struct edge_spec {
   size_t from;
   size_t to;
   size_t capacity; // 0: the configured default
   std::function<void(node_spec& from, node_spec& to, graph_state& st, size_t capacity)> wire;
 };
+
+template <class N>
+inline constexpr bool is_actor_stage_v = false;
+
+template <class In, class Out>
+inline constexpr bool is_actor_stage_v<actor_stage<In, Out>> = true;
 
 /// The node types a graph takes.
 template <class N>
@@ -149,8 +260,14 @@ public:
 
   /// Runs `n` replicas of the node, each its own object (0: one per
   /// scheduler worker). Tuples reach them as the connecting edge's policy
-  /// says.
-  node_ref& replicas(size_t n);
+  /// says. (An actor stage is one actor: add a stage per actor instead.)
+  node_ref& replicas(size_t n)
+    requires(!detail::is_actor_stage_v<N>);
+
+  /// An actor stage: the requests that may wait for their responses (and
+  /// for room downstream) at once; default troupe.stream.edge-capacity.
+  node_ref& max_in_flight(size_t n)
+    requires detail::is_actor_stage_v<N>;
 
   /// The node's name in errors (default: the order it was added in).
   node_ref& name(std::string x);
@@ -217,6 +334,32 @@ public:
     return input<T>{std::move(state), id};
   }
 
+  /// Adds an input that actors send tuples to (see actor_input.hpp).
+  template <class T>
+  actor_input<T> add_actor_input() {
+    auto spec = std::make_unique<detail::actor_input_spec<T>>();
+    spec->state = state_;
+    spec->takes_input = false;
+    auto hdl = sys_.spawn<detail::input_bridge<T>>(state_, spec->ports);
+    spec->ports->waker.set(hdl.ptr());
+    spec->bridge = hdl;
+    return actor_input<T>{std::move(hdl), add_spec(std::move(spec))};
+  }
+
+  /// Adds an actor as a stage (see actor_stage.hpp): each input tuple is a
+  /// request to `target`, whose response of type Out is emitted in input
+  /// order (Out void: the stage emits nothing). `target` may be typed.
+  template <class In, class Out = void, class Handle>
+  node_ref<actor_stage<In, Out>> add_actor(const Handle& target) {
+    auto spec = std::make_unique<detail::actor_stage_spec<In, Out>>();
+    if constexpr (std::is_same_v<Handle, actor>)
+      spec->target = target;
+    else
+      spec->target = target.untyped();
+    spec->emits = !std::is_void_v<Out>;
+    return node_ref<actor_stage<In, Out>>{this, add_spec(std::move(spec))};
+  }
+
   /// An edge from `from` (a node or an input) to `to`: each output tuple of
   /// `from` reaches one replica of `to`, as `policy` picks (round_robin,
   /// random_replica, by_key, custom), or each replica (broadcast).
@@ -233,13 +376,13 @@ public:
     edge_spec_wire_fn wire = [policy](detail::node_spec& f, detail::node_spec& t,
                                       detail::graph_state& st, size_t capacity) {
       auto& producers = static_cast<from_spec&>(f);
-      auto& consumers = static_cast<detail::typed_node_spec<N>&>(t);
+      auto& consumers = static_cast<spec_of_t<node_ref<N>>&>(t);
       for (size_t p = 0; p < producers.producers(); ++p) {
         std::vector<detail::spsc_ring<in>*> rings;
-        for (auto* c : consumers.runners) {
+        for (size_t c = 0; c < consumers.consumers(); ++c) {
           auto* r = st.make_ring<in>(capacity);
-          r->connect(producers.producer(p), c);
-          c->add_input(r);
+          r->connect(producers.producer(p), consumers.consumer(c));
+          consumers.add_input(c, r);
           rings.push_back(r);
         }
         producers.emitter_of(p).add_edge(
@@ -271,9 +414,19 @@ private:
     using type = detail::typed_node_spec<M>;
   };
 
+  template <class In, class Out>
+  struct spec_of<node_ref<actor_stage<In, Out>>> {
+    using type = detail::actor_stage_spec<In, Out>;
+  };
+
   template <class T>
   struct spec_of<input<T>> {
     using type = detail::input_spec<T>;
+  };
+
+  template <class T>
+  struct spec_of<actor_input<T>> {
+    using type = detail::actor_input_spec<T>;
   };
 
   template <class From>
@@ -297,9 +450,26 @@ private:
 // After start() the graph has handed its nodes over: changes do nothing.
 
 template <class N>
-node_ref<N>& node_ref<N>::replicas(size_t n) {
+node_ref<N>& node_ref<N>::replicas(size_t n)
+  requires(!detail::is_actor_stage_v<N>)
+{
   if (id_ < graph_->nodes_.size())
     graph_->nodes_[id_]->replicas = n;
+  return *this;
+}
+
+template <class N>
+node_ref<N>& node_ref<N>::max_in_flight(size_t n)
+  requires detail::is_actor_stage_v<N>
+{
+  if (n == 0) {
+    if (!graph_->config_error_)
+      graph_->config_error_ = error{errc::invalid_argument,
+                                    "stream graph: max_in_flight must be at least 1"};
+    return *this;
+  }
+  if (id_ < graph_->nodes_.size())
+    static_cast<graph::spec_of_t<node_ref<N>>&>(*graph_->nodes_[id_]).max_in_flight = n;
   return *this;
 }
 

@@ -133,9 +133,19 @@ public:
   /// Adds a runner (before start).
   void add(runner* r);
 
+  /// Keeps `x` alive as long as the graph (the ports of an actor member).
+  void keep(std::shared_ptr<void> x) {
+    kept_.push_back(std::move(x));
+  }
+
   /// Adds a thread outside the graph that pushes into it (an input): woken
   /// when the graph fails, so it stops waiting for room.
   void add_external(waker* w);
+
+  /// Adds an actor taking part in the graph (before start): an external
+  /// that start() wakes, and, if `finishes`, one the graph waits for as for
+  /// a runner (it calls runner_finished once).
+  void add_member(waker* w, bool finishes);
 
   /// Undoes add_external; the waker is not called after this returns. The
   /// runners stay alive while an external is added (it may wake them).
@@ -166,6 +176,9 @@ private:
   std::vector<std::unique_ptr<ring_holder>> rings_;
   std::vector<runner*> runners_; // guarded by mtx_ once started; one reference each
   std::vector<waker*> externals_; // guarded by mtx_
+  std::vector<waker*> members_;   // before start only
+  size_t finishing_members_ = 0;  // before start only
+  std::vector<std::shared_ptr<void>> kept_; // before start only
   std::atomic<size_t> live_{0};
   std::atomic<bool> failed_{false};
   mutable std::mutex mtx_;
