@@ -169,6 +169,47 @@ TEST_P(stream_graph, by_key_keeps_each_keys_order_through_two_farms) {
   EXPECT_EQ(replica_of.size(), 17u);
 }
 
+/// Emits "key <k>" for k = 0, 1, ..., keys-1, `rounds` times over.
+struct string_key_source : stream::source_node<std::string> {
+  string_key_source(int keys, int rounds) : keys(keys), rounds(rounds) {}
+
+  bool generate(stream::emitter<std::string>& out) override {
+    if (next == keys * rounds)
+      return false;
+    out.emit("key " + std::to_string(next++ % keys));
+    return true;
+  }
+
+  int keys;
+  int rounds;
+  int next = 0;
+};
+
+TEST_P(stream_graph, by_key_reads_a_key_the_tuple_owns_before_it_moves_the_tuple) {
+  // The key is the string itself: were the tuple moved into the ring
+  // before its key was taken, every tuple would look like "" and reach the
+  // same replica.
+  collected<std::string> out;
+  stream::graph g{sys};
+  auto src = g.add<string_key_source>(64, 10);
+  auto snk = g.add<collecting_sink<std::string>>(&out).replicas(4);
+  g.connect(src, snk, by_key{[](const std::string& s) { return s; }});
+  EXPECT_EQ(await(g.start()), error{});
+  ASSERT_EQ(out.per_replica.size(), 4u);
+  std::map<std::string, size_t> replica_of;
+  size_t busy = 0;
+  for (size_t r = 0; r < out.per_replica.size(); ++r) {
+    busy += out.per_replica[r].empty() ? 0 : 1;
+    for (auto& k : out.per_replica[r]) {
+      auto [i, fresh] = replica_of.emplace(k, r);
+      EXPECT_EQ(i->second, r) << k << " reached two replicas";
+    }
+  }
+  EXPECT_EQ(replica_of.size(), 64u);
+  EXPECT_EQ(replica_of.count(""), 0u) << "a key was read after its tuple moved";
+  EXPECT_GE(busy, 2u) << "64 keys all went to one of 4 replicas";
+}
+
 TEST_P(stream_graph, broadcast_gives_every_replica_every_tuple) {
   collected<int64_t> out;
   stream::graph g{sys};

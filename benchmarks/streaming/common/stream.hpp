@@ -223,9 +223,13 @@ private:
 };
 
 /// The replica of `replicas` that a key goes to, on every by-key edge and
-/// when the input is split among sources.
+/// when the input is split among sources: SplitMix64's finaliser modulo the
+/// replicas, as troupe::by_key picks for an integer key, so the Troupe
+/// streaming version's by-key edges agree with the split of the input too.
 inline size_t replica_of(uint64_t key, size_t replicas) noexcept {
-  return static_cast<size_t>(mix(key) % replicas);
+  key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  key = (key ^ (key >> 27)) * 0x94d049bb133111ebULL;
+  return static_cast<size_t>((key ^ (key >> 31)) % replicas);
 }
 
 /// Splits input tuples (by index) among `replicas` source replicas: each

@@ -86,7 +86,9 @@ public:
         write(i, In(static_cast<const Out&>(x)));
       write(rings_.size() - 1, In(std::move(x)));
     } else {
-      write(picker_(x, rings_.size()), In(std::move(x)));
+      // The replica first: the key may live in what the move takes.
+      auto i = picker_(x, rings_.size());
+      write(i, In(std::move(x)));
     }
   }
 
