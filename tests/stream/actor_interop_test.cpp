@@ -47,7 +47,17 @@ behavior swapping_doubler(event_based_actor* self) {
   };
 }
 
-class actor_interop : public stream_fixture {};
+class actor_interop : public stream_fixture {
+protected:
+  /// Wires an actor input straight into a sink that collects into `out`.
+  static stream::actor_input<int64_t> input_to_sink(stream::graph& g, collected<int64_t>* out,
+                                                    size_t capacity = 1024) {
+    auto in = g.add_actor_input<int64_t>();
+    auto snk = g.add<collecting_sink<int64_t>>(out);
+    g.connect(in, snk).capacity(capacity);
+    return in;
+  }
+};
 
 TEST_P(actor_interop, an_actor_stage_emits_the_answers_in_input_order) {
   collected<int64_t> out;
@@ -204,9 +214,7 @@ TEST_P(actor_interop, an_actor_feeds_a_graph_paced_by_its_answers) {
 TEST_P(actor_interop, plain_sends_before_and_after_start_all_arrive_in_order) {
   collected<int64_t> out;
   stream::graph g{sys};
-  auto in = g.add_actor_input<int64_t>();
-  auto snk = g.add<collecting_sink<int64_t>>(&out);
-  g.connect(in, snk).capacity(4);
+  auto in = input_to_sink(g, &out, 4);
   for (int64_t i = 0; i < 100; ++i)
     self->mail(i).send(in.handle()); // before start: they wait in the input
   auto hdl = g.start();
@@ -220,9 +228,7 @@ TEST_P(actor_interop, plain_sends_before_and_after_start_all_arrive_in_order) {
 TEST_P(actor_interop, an_actor_input_refuses_tuples_after_close) {
   collected<int64_t> out;
   stream::graph g{sys};
-  auto in = g.add_actor_input<int64_t>();
-  auto snk = g.add<collecting_sink<int64_t>>(&out);
-  g.connect(in, snk);
+  auto in = input_to_sink(g, &out);
   auto hdl = g.start();
   self->request(in.handle(), test::patience, int64_t{1})
     .receive([] {}, [](const error& err) { ADD_FAILURE() << to_string(err); });
@@ -240,9 +246,7 @@ TEST_P(actor_interop, an_actor_input_refuses_tuples_after_close) {
 TEST_P(actor_interop, killing_the_actor_input_stops_the_graph) {
   collected<int64_t> out;
   stream::graph g{sys};
-  auto in = g.add_actor_input<int64_t>();
-  auto snk = g.add<collecting_sink<int64_t>>(&out);
-  g.connect(in, snk);
+  auto in = input_to_sink(g, &out);
   auto hdl = g.start();
   self->mail(int64_t{7}).send(in.handle());
   self->send_exit(in.handle(), exit_reason::kill);
@@ -255,9 +259,7 @@ TEST_P(actor_interop, tuples_waiting_for_a_graph_that_never_starts_are_refused) 
   std::optional<decltype(self->request(hdl, test::patience, int64_t{1}))> pending;
   {
     stream::graph g{sys};
-    auto in = g.add_actor_input<int64_t>();
-    auto snk = g.add<collecting_sink<int64_t>>(nullptr);
-    g.connect(in, snk);
+    auto in = input_to_sink(g, nullptr);
     hdl = in.handle();
     self->monitor(hdl);
     pending.emplace(self->request(hdl, test::patience, int64_t{1}));

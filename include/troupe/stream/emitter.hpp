@@ -55,6 +55,12 @@ public:
   /// True if tuples wait in the staging buffer.
   virtual bool blocked() const noexcept = 0;
 
+  /// Where the edge counts the tuples it stages, so that the emitter asks
+  /// one number per tuple instead of every edge (set by add_edge).
+  void count_staged_in(size_t* counter) noexcept {
+    staged_total_ = counter;
+  }
+
   /// Moves staged tuples into their rings. False if some still wait: then
   /// the producer is registered for a wake-up when room is made.
   virtual bool flush() = 0;
@@ -70,6 +76,9 @@ public:
 
   /// Drops staged tuples (the graph failed).
   virtual void discard() = 0;
+
+protected:
+  size_t* staged_total_ = nullptr;
 };
 
 template <class Out, class In, class Policy>
@@ -145,6 +154,7 @@ public:
         continue;
       }
       staged_.pop_front();
+      --*this->staged_total_;
     }
     return true;
   }
@@ -166,6 +176,7 @@ public:
   }
 
   void discard() override {
+    *this->staged_total_ -= staged_.size();
     staged_.clear();
   }
 
@@ -181,6 +192,7 @@ private:
     auto* r = rings_[i];
     if (!staged_.empty() || !r->try_write(std::move(x))) {
       staged_.emplace_back(i, std::move(x));
+      ++*this->staged_total_;
       return;
     }
     if (r->unpublished() >= publish_batch)
@@ -250,6 +262,7 @@ public:
   // -- for the runtime ---------------------------------------------------------
 
   void add_edge(std::unique_ptr<detail::out_edge<Out>> e) {
+    e->count_staged_in(&staged_);
     edges_.push_back(std::move(e));
   }
 
@@ -262,11 +275,9 @@ public:
     return emitted_;
   }
 
+  /// True if tuples wait for room in some edge.
   bool blocked() const noexcept {
-    for (auto& e : edges_)
-      if (e->blocked())
-        return true;
-    return false;
+    return staged_ != 0;
   }
 
   bool flush() {
@@ -301,6 +312,7 @@ public:
 private:
   std::vector<std::unique_ptr<detail::out_edge<Out>>> edges_;
   uint64_t emitted_ = 0;
+  size_t staged_ = 0; // tuples staged over all edges
 };
 
 } // namespace troupe::stream
