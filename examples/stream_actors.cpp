@@ -31,23 +31,28 @@ struct splitter : stream::seq_node<std::string, std::string> {
   }
 };
 
-/// Sends `lines` to `input`, at most 4 unanswered at a time, then ends the
-/// stream.
+/// What the reader keeps between answers.
+struct reader_state {
+  actor input;
+  std::vector<std::string> lines;
+  size_t next = 0;
+  size_t answered = 0;
+};
+
+/// Sends lines while at most 4 are unanswered; after the last answer, ends
+/// the stream.
+void read_more(event_based_actor* self, std::shared_ptr<reader_state> st) {
+  for (; st->next < st->lines.size() && st->next - st->answered < 4; ++st->next)
+    self->request(st->input, infinite, st->lines[st->next]).then([self, st] {
+      if (++st->answered == st->lines.size())
+        self->mail(close_atom_v).send(st->input); // end of stream
+      else
+        read_more(self, st);
+    });
+}
+
 behavior reader(event_based_actor* self, actor input, std::vector<std::string> lines) {
-  auto next = std::make_shared<size_t>(0);
-  auto answered = std::make_shared<size_t>(0);
-  auto more = std::make_shared<std::function<void()>>();
-  *more = [=] {
-    for (; *next < lines.size() && *next - *answered < 4; ++*next)
-      self->request(input, infinite, lines[*next])
-        .then([=] {
-          if (++*answered == lines.size())
-            self->mail(close_atom_v).send(input); // end of stream
-          else
-            (*more)();
-        });
-  };
-  (*more)();
+  read_more(self, std::make_shared<reader_state>(reader_state{std::move(input), std::move(lines)}));
   return {};
 }
 

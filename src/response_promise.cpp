@@ -22,16 +22,18 @@ struct response_promise::state {
   }
 
   void send(message msg) {
+    // A promise that delivered (or had nobody to answer) keeps no actor
+    // alive: an actor storing it in its state would otherwise hold a strong
+    // reference to itself forever.
+    auto me = std::move(self);
     if (!owes_answer())
       return;
     delivered = true;
-    // A delivered promise keeps no actor alive: an actor storing it in its
-    // state would otherwise hold a strong reference to itself forever.
     auto dest = std::move(requester);
     if (!mid.is_request() && msg.empty())
       return; // nothing to say to a plain send
     auto reply_id = mid.is_request() ? mid.response_id() : message_id::make();
-    dest->get()->enqueue(make_mailbox_element(std::move(self), reply_id, std::move(msg)),
+    dest->get()->enqueue(make_mailbox_element(std::move(me), reply_id, std::move(msg)),
                          nullptr);
   }
 

@@ -13,7 +13,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -164,32 +163,40 @@ TEST_P(actor_interop, max_in_flight_zero_is_refused_at_start) {
   EXPECT_TRUE(mentions(hdl.error(), "max_in_flight")) << to_string(hdl.error());
 }
 
-/// Sends 0..n-1 to `in` as requests, keeping at most `window` unanswered,
-/// then close_atom; tells `done` when close_atom was answered.
+/// What windowed_feeder keeps between answers.
+struct feeder_state {
+  actor in;
+  actor done;
+  int64_t n;
+  int64_t window;
+  int64_t next = 0;
+  int64_t answered = 0;
+};
+
+/// Keeps at most `window` requests unanswered; after the last answer,
+/// closes the input and tells `done` once close_atom was answered.
+void feed_more(event_based_actor* self, std::shared_ptr<feeder_state> st) {
+  auto on_error = [self](error& err) { self->quit(err); };
+  while (st->next < st->n && st->next - st->answered < st->window)
+    self->request(st->in, infinite, st->next++)
+      .then(
+        [self, st] {
+          ++st->answered;
+          feed_more(self, st);
+        },
+        on_error);
+  if (st->answered == st->n) {
+    ++st->answered; // close once
+    self->request(st->in, infinite, close_atom_v)
+      .then([self, st] { self->mail(ok_atom_v).send(st->done); }, on_error);
+  }
+}
+
+/// Sends 0..n-1 to `in` as requests, at most `window` unanswered.
 behavior windowed_feeder(event_based_actor* self, actor in, int64_t n, int64_t window,
                          actor done) {
-  struct state {
-    int64_t next = 0;
-    int64_t answered = 0;
-  };
-  auto st = std::make_shared<state>();
-  auto send_more = std::make_shared<std::function<void()>>();
-  *send_more = [=] {
-    while (st->next < n && st->next - st->answered < window) {
-      self->request(in, infinite, st->next++)
-        .then([=] {
-          ++st->answered;
-          (*send_more)();
-        },
-              [=](error& err) { self->quit(err); });
-    }
-    if (st->answered == n) {
-      self->request(in, infinite, close_atom_v)
-        .then([=] { self->mail(ok_atom_v).send(done); }, [=](error& err) { self->quit(err); });
-      st->answered = n + 1; // close once
-    }
-  };
-  (*send_more)();
+  feed_more(self, std::make_shared<feeder_state>(
+                    feeder_state{std::move(in), std::move(done), n, window}));
   return {[](ok_atom) {}};
 }
 

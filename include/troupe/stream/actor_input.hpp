@@ -111,9 +111,11 @@ public:
       }
     }
     // The graph keeps the ports and their waker keeps this object: what it
-    // holds must go now (the cycle through the graph).
+    // holds must go now (the cycle through the graph, promises naming us).
     graph_.reset();
     ports_.reset();
+    waiting_.clear();
+    closing_ = response_promise{};
     event_based_actor::on_cleanup(reason, ctx);
   }
 
