@@ -247,15 +247,15 @@ public:
       edges_[0]->emit_to(target, std::move(x));
       return true;
     }
-    std::vector<size_t> targets(n);
+    targets_.resize(n); // kept between calls: no allocation per tuple
     for (size_t i = 0; i < n; ++i)
-      if ((targets[i] = edges_[i]->target_below(x, max_queued)) == none)
+      if ((targets_[i] = edges_[i]->target_below(x, max_queued)) == none)
         return false;
     ++emitted_;
     for (size_t i = 0; i + 1 < n; ++i)
-      edges_[i]->emit_to(targets[i], Out(x));
+      edges_[i]->emit_to(targets_[i], Out(x));
     if (n > 0)
-      edges_[n - 1]->emit_to(targets[n - 1], std::move(x));
+      edges_[n - 1]->emit_to(targets_[n - 1], std::move(x));
     return true;
   }
 
@@ -313,6 +313,7 @@ private:
   std::vector<std::unique_ptr<detail::out_edge<Out>>> edges_;
   uint64_t emitted_ = 0;
   size_t staged_ = 0; // tuples staged over all edges
+  std::vector<size_t> targets_; // send_next_if's scratch: one ring per edge
 };
 
 } // namespace troupe::stream

@@ -149,7 +149,7 @@ struct actor_stage_spec final : node_spec {
     auto limit = max_in_flight != 0 ? max_in_flight
                                     : st->system().config().stream.edge_capacity;
     auto hdl = st->system().spawn<stage_bridge<In, Out>>(st, ports, target, name, limit);
-    ports->waker.set(hdl.ptr());
+    ports->waker.set(hdl);
     st->add_member(&ports->waker, true);
   }
 
@@ -189,13 +189,9 @@ struct actor_input_spec final : node_spec {
 
   ~actor_input_spec() override {
     if (!attached && bridge)
-      bridge.ptr()->get()->enqueue(
-        make_mailbox_element(nullptr, message_id::make(),
-                             make_message(graph_done_atom{},
-                                          error{errc::invalid_argument,
-                                                "stream actor input: its graph was destroyed "
-                                                "before it started"})),
-        nullptr);
+      anon_send(bridge, graph_done_atom{},
+                error{errc::invalid_argument,
+                      "stream actor input: its graph was destroyed before it started"});
   }
 
   void build(const std::shared_ptr<graph_state>& st, size_t) override {
@@ -341,7 +337,7 @@ public:
     spec->state = state_;
     spec->takes_input = false;
     auto hdl = sys_.spawn<detail::input_bridge<T>>(state_, spec->ports);
-    spec->ports->waker.set(hdl.ptr());
+    spec->ports->waker.set(hdl);
     spec->bridge = hdl;
     return actor_input<T>{std::move(hdl), add_spec(std::move(spec))};
   }

@@ -13,9 +13,8 @@
 // Threads: wake from any thread; set before the graph starts; taken by the
 // actor.
 
-#include "troupe/abstract_actor.hpp"
-#include "troupe/actor_control_block.hpp"
-#include "troupe/mailbox_element.hpp"
+#include "troupe/actor.hpp"
+#include "troupe/local_actor.hpp"
 #include "troupe/stream/detail/graph_messages.hpp"
 #include "troupe/stream/detail/spsc_ring.hpp"
 
@@ -27,7 +26,7 @@ namespace troupe::stream::detail {
 class actor_waker final : public waker {
 public:
   /// The actor to wake; once, before anyone wakes it.
-  void set(strong_actor_ptr x) noexcept {
+  void set(actor x) noexcept {
     actor_ = std::move(x);
   }
 
@@ -35,9 +34,7 @@ public:
     if (pending_.exchange(true, std::memory_order_acq_rel))
       return;
     // An actor that terminated drops the message: nothing left to pull.
-    actor_->get()->enqueue(make_mailbox_element(nullptr, message_id::make(),
-                                                make_message(pull_atom{})),
-                           nullptr);
+    anon_send(actor_, pull_atom{});
   }
 
   /// The actor took the pull message and looks at its rings now.
@@ -49,7 +46,7 @@ private:
   // Kept until the graph goes: a ring may wake it after the actor finished.
   // The actor drops its reference to the graph when it terminates, which
   // breaks the cycle.
-  strong_actor_ptr actor_;
+  actor actor_;
   std::atomic<bool> pending_{false};
 };
 
