@@ -483,6 +483,13 @@ actor_system_config::actor_system_config() {
     = "adaptive mode: rounds an idle worker looks for work before it parks";
   add_builtin(std::move(spin_attempts));
 
+  auto idle_budget
+    = detail::make_config_option(&scheduler.idle_budget, 0.0, ws::max_idle_budget);
+  idle_budget.key = "troupe.work-stealing.idle-budget";
+  idle_budget.description = "adaptive mode: share of one core idle workers may spend "
+                            "staying warm between bursts of work (0: park at once)";
+  add_builtin(std::move(idle_budget));
+
   std::pair<const char*, polling_tier*> tiers[] = {{"aggressive", &scheduler.aggressive},
                                                    {"moderate", &scheduler.moderate},
                                                    {"relaxed", &scheduler.relaxed}};

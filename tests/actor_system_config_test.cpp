@@ -234,6 +234,25 @@ TEST(actor_system_config, a_negative_count_is_malformed) {
             "troupe.work-stealing.spin-attempts: expected an unsigned integer, got '-1'");
 }
 
+TEST(actor_system_config, the_idle_budget_is_a_share_of_one_core_from_0_to_1) {
+  actor_system_config cfg;
+  EXPECT_EQ(cfg.scheduler.idle_budget, troupe::defaults::work_stealing::idle_budget);
+  for (auto [text, value] : {std::pair{"0", 0.0}, std::pair{"0.25", 0.25}, std::pair{"1", 1.0}}) {
+    auto err = cfg.parse({std::string{"--troupe.work-stealing.idle-budget="} + text});
+    ASSERT_FALSE(err) << text << ": " << to_string(err);
+    EXPECT_EQ(cfg.scheduler.idle_budget, value);
+  }
+  // Out of range or no number: refused, the value before kept.
+  for (auto text : {"-0.1", "1.5", "nan", "inf", "half", ""}) {
+    auto err = cfg.parse({std::string{"--troupe.work-stealing.idle-budget="} + text});
+    EXPECT_EQ(err, errc::malformed_value) << text;
+    EXPECT_EQ(cfg.scheduler.idle_budget, 1.0) << text;
+  }
+  auto err = cfg.parse({"--troupe.work-stealing.idle-budget=2"});
+  EXPECT_EQ(err.context(),
+            "troupe.work-stealing.idle-budget: expected a number between 0 and 1, got '2'");
+}
+
 TEST(actor_system_config, a_key_without_a_value_is_malformed) {
   actor_system_config cfg;
   auto err = cfg.parse({"--troupe.scheduler.max-threads"});

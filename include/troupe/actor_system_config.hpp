@@ -311,6 +311,8 @@ std::string config_range_expected(const T& min, const T& max) {
   std::string result;
   if constexpr (is_chrono_duration<T>::value)
     result = "a duration between ";
+  else if constexpr (std::is_floating_point_v<T>)
+    result = "a number between ";
   else if constexpr (std::is_signed_v<T>)
     result = "an integer between ";
   else
@@ -318,14 +320,14 @@ std::string config_range_expected(const T& min, const T& max) {
   return result + config_bound_text(min) + " and " + config_bound_text(max);
 }
 
-/// An option that takes the values from `min` to `max` only: an integer or
-/// a duration.
+/// An option that takes the values from `min` to `max` only: an integer, a
+/// floating-point number or a duration.
 template <class T>
 config_option make_config_option(T* storage, T min, T max) {
   static_assert((std::is_integral_v<T> && !std::is_same_v<T, bool>
                  && !is_config_character_v<T>)
-                  || is_chrono_duration<T>::value,
-                "troupe: only an integer or a std::chrono::duration option has a range");
+                  || std::is_floating_point_v<T> || is_chrono_duration<T>::value,
+                "troupe: only a number or a std::chrono::duration option has a range");
   auto result = make_config_option(storage);
   result.range = config_bound_text(min) + " to " + config_bound_text(max);
   if (storage == nullptr)
@@ -336,7 +338,8 @@ config_option make_config_option(T* storage, T min, T max) {
     // name the units of a duration.
     if (auto what = parse_config_value(values.back(), tmp); !what.empty())
       return what;
-    if (tmp < min || max < tmp)
+    // Written so that a NaN is out of range too.
+    if (!(min <= tmp && tmp <= max))
       return config_range_expected(min, max);
     if (store)
       *storage = tmp;

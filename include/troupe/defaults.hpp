@@ -93,6 +93,20 @@ inline constexpr size_t spin_attempts = 1024;
 /// 64 times the default, some 3 ms of spinning: past that a parked worker
 /// costs far less than the spinning it replaces.
 inline constexpr size_t max_spin_attempts = 65'536;
+
+/// troupe.work-stealing.idle-budget: the share of one core that adaptive
+/// workers may spend spinning where they expect the next work, so that it
+/// finds a worker awake instead of one the kernel must wake (on a virtual
+/// machine 15 to 70 us after a long sleep). A worker learns its idle gaps
+/// and spins in the window that holds most of them (see
+/// src/scheduler/idle/anticipation.hpp). 0 parks right after the spin, as
+/// the adaptive mode did before it had a budget; 1 spins whenever the
+/// history says work may come. Range: 0 to 1.
+inline constexpr double idle_budget = 0.02;
+inline constexpr double max_idle_budget = 1.0;
+/// The latest a worker anticipates work after its last job: from this long
+/// after the last message on, an idle process makes no wake-ups.
+inline constexpr std::chrono::milliseconds max_anticipation{1000};
 } // namespace work_stealing
 
 namespace mailbox {

@@ -26,6 +26,38 @@ TEST(parker, tokens_do_not_add_up) {
   EXPECT_FALSE(p.park_until(clock_type::now() + 1ms));
 }
 
+TEST(parker, try_take_consumes_a_token_only_if_there_is_one) {
+  parker p;
+  EXPECT_FALSE(p.try_take());
+  p.unpark();
+  EXPECT_TRUE(p.try_take());
+  EXPECT_FALSE(p.try_take()) << "a token is taken once";
+  EXPECT_FALSE(p.park_until(clock_type::now() + 1ms)) << "try_take left the token";
+}
+
+TEST(parker, a_spinning_owner_sees_every_unpark_from_another_thread) {
+  // The owner polls try_take() as a spinning worker does; each round's
+  // token must show up, and what the waker wrote before unpark() with it.
+  constexpr int rounds = 2000;
+  parker p;
+  int payload = 0;
+  std::atomic<int> taken{0};
+  std::jthread waker{[&] {
+    for (int i = 1; i <= rounds; ++i) {
+      while (taken.load(std::memory_order_acquire) != i - 1)
+        std::this_thread::yield();
+      payload = i;
+      p.unpark();
+    }
+  }};
+  for (int i = 1; i <= rounds; ++i) {
+    while (!p.try_take())
+      std::this_thread::yield();
+    ASSERT_EQ(payload, i);
+    taken.store(i, std::memory_order_release);
+  }
+}
+
 TEST(parker, park_until_without_a_token_returns_false_at_the_deadline) {
   parker p;
   for (auto wait : {0us, 100us, 2000us}) {

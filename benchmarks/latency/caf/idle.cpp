@@ -1,8 +1,11 @@
 // idle (CAF 0.17 and 1.x): N event-based actors alive, no messages, for
-// --duration seconds. Prints the process's CPU share and voluntary context
-// switches per second over that interval (CAF exposes no scheduler counters).
+// --duration seconds; with --traffic, after that many seconds of messages
+// from a plain thread and a --settle interval. Prints the process's CPU
+// share and voluntary context switches per second over the watched interval
+// (CAF exposes no scheduler counters).
 //
 //   idle --duration=S --actors=N [--threads=T] [--config=NAME]
+//        [--traffic=S] [--traffic-rate=R] [--settle=S]
 
 #include "latency/caf/configs.hpp"
 #include "latency/common/idle.hpp"
@@ -33,7 +36,9 @@ int main(int argc, char** argv) {
     actors.reserve(opts.actors);
     for (uint64_t i = 0; i < opts.actors; ++i)
       actors.push_back(sys.spawn(sleeper));
-    used = latency::watch_idle(opts.duration, [] {}, [] {});
+    used = latency::watch_idle(
+      opts, [&](size_t i, int64_t k) { caf_compat::anon_tell(actors[i], k); },
+      [](latency::idle_mark) {});
     for (const auto& x : actors)
       caf::anon_send_exit(x, caf::exit_reason::user_shutdown);
   }

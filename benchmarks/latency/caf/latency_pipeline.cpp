@@ -1,10 +1,12 @@
 // latency_pipeline (CAF 0.17 and 1.x): the paper's Fig. 5 benchmark. A
-// blocking generator sends (t_gen, t_hop) at a constant rate through N
-// event-based stages (stage K detached with --detached=K) to a collector;
-// see common/pipeline.hpp for the timestamps and README.md for the metrics.
+// blocking generator sends (t_gen, t_hop) at a mean rate, periodic or
+// Poisson, through N event-based stages (stage K detached with
+// --detached=K) to a collector; see common/pipeline.hpp for the timestamps
+// and README.md for the metrics.
 //
 //   latency_pipeline --stages=N --rate=R --duration=S [--detached=K]
 //                    [--threads=T] [--config=default|custom|aggressive]
+//                    [--wake-gap-us=G] [--arrivals=periodic|poisson] [--seed=N]
 
 #include "latency/caf/configs.hpp"
 #include "latency/common/pipeline.hpp"

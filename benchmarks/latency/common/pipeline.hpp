@@ -39,6 +39,11 @@
 
 namespace latency {
 
+/// How the generator spaces its messages: periodic, one every 1 / rate; or
+/// Poisson, gaps drawn from the exponential distribution of mean 1 / rate
+/// (independent arrivals, as from many clients).
+enum class arrival_kind { periodic, poisson };
+
 struct pipeline_options {
   uint64_t stages = 0;
   uint64_t rate = 0;
@@ -49,27 +54,40 @@ struct pipeline_options {
   std::string config;
   /// The least time in microseconds between two wake-ups of the generator.
   uint64_t wake_gap_us = default_wake_gap_us;
+  arrival_kind arrivals = arrival_kind::periodic;
+  /// Seeds the Poisson gaps: one seed, one sequence of gaps.
+  uint64_t seed = default_seed;
   /// rate * duration, rounded.
   uint64_t messages = 0;
 
   /// The kernel's default timer slack: the precision a thread's timed sleeps
   /// get unless it asks for more.
   static constexpr uint64_t default_wake_gap_us = 50;
+  static constexpr uint64_t default_seed = 1;
 
-  /// "stages=12,rate=10" plus ",detached=8" when a stage is detached and
-  /// ",wake-gap-us=G" when the gap is not the default.
+  /// "stages=12,rate=10" plus ",detached=8" when a stage is detached,
+  /// ",wake-gap-us=G" when the gap is not the default, and
+  /// ",arrivals=poisson" (",seed=N" when not the default) for Poisson
+  /// arrivals. Periodic runs keep the names they had before there was a
+  /// choice, so old results compare with new ones.
   std::string case_name() const {
     auto result = "stages=" + std::to_string(stages) + ",rate=" + std::to_string(rate);
     if (detached != 0)
       result += ",detached=" + std::to_string(detached);
     if (wake_gap_us != default_wake_gap_us)
       result += ",wake-gap-us=" + std::to_string(wake_gap_us);
+    if (arrivals == arrival_kind::poisson) {
+      result += ",arrivals=poisson";
+      if (seed != default_seed)
+        result += ",seed=" + std::to_string(seed);
+    }
     return result;
   }
 };
 
-inline constexpr const char* pipeline_usage = "--stages=N --rate=R --duration=S [--detached=K] "
-                                              "[--threads=T] [--config=NAME] [--wake-gap-us=G]";
+inline constexpr const char* pipeline_usage
+  = "--stages=N --rate=R --duration=S [--detached=K] [--threads=T] [--config=NAME] "
+    "[--wake-gap-us=G] [--arrivals=periodic|poisson] [--seed=N]";
 
 /// Reads the flags every system's pipeline program shares; `configs` names
 /// the system's configurations, the default first. Does not call finish():
@@ -92,6 +110,12 @@ inline pipeline_options read_pipeline_options(command_line& cl,
   result.config = cl.choice("config", configs);
   const uint64_t default_gap = pipeline_options::default_wake_gap_us;
   result.wake_gap_us = cl.integer("wake-gap-us", &default_gap, 0, 1'000'000);
+  if (cl.choice("arrivals", {"periodic", "poisson"}) == "poisson")
+    result.arrivals = arrival_kind::poisson;
+  if (cl.has("seed") && result.arrivals != arrival_kind::poisson)
+    cl.fail("--seed applies to --arrivals=poisson only");
+  const uint64_t default_seed = pipeline_options::default_seed;
+  result.seed = cl.integer("seed", &default_seed, 0, UINT64_MAX);
   auto messages = std::llround(static_cast<double>(result.rate) * result.duration);
   if (messages < 2 || messages > 50'000'000)
     cl.fail("--rate times --duration must give from 2 to 50,000,000 messages, not "
@@ -99,6 +123,60 @@ inline pipeline_options read_pipeline_options(command_line& cl,
   result.messages = static_cast<uint64_t>(messages);
   return result;
 }
+
+/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014; Vigna's reference code): integer arithmetic
+/// only, so a seed gives the same numbers with every compiler and standard
+/// library, which std::exponential_distribution does not promise.
+class splitmix64 {
+public:
+  explicit splitmix64(uint64_t seed) noexcept : state_(seed) {}
+
+  uint64_t next() noexcept {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+    return z ^ (z >> 31);
+  }
+
+  /// Uniform in (0, 1): the top 53 bits plus a half, so never 0 (whose
+  /// logarithm is infinite) and never 1.
+  double uniform() noexcept {
+    return (static_cast<double>(next() >> 11) + 0.5) * 0x1.0p-53;
+  }
+
+private:
+  uint64_t state_;
+};
+
+/// When the generator sends each message, in nanoseconds after the first.
+/// Periodic: message k at k / rate. Poisson: each deadline is the previous
+/// one plus an exponential gap, -ln(u) / rate for u uniform in (0, 1), so
+/// the deadlines stay absolute (a late send does not push back the ones
+/// after it) and the mean rate holds.
+class arrival_schedule {
+public:
+  explicit arrival_schedule(const pipeline_options& opts) noexcept
+    : arrivals_(opts.arrivals), rate_(opts.rate), random_(opts.seed) {}
+
+  /// The offset of the next message; 0 for the first.
+  int64_t next() noexcept {
+    auto k = count_++;
+    if (arrivals_ == arrival_kind::periodic)
+      return static_cast<int64_t>(k * 1'000'000'000 / rate_);
+    // A double keeps the sum within a nanosecond for far longer than a run.
+    if (k > 0)
+      offset_ns_ += -std::log(random_.uniform()) * 1e9 / static_cast<double>(rate_);
+    return std::llround(offset_ns_);
+  }
+
+private:
+  arrival_kind arrivals_;
+  uint64_t rate_;
+  splitmix64 random_;
+  uint64_t count_ = 0;
+  double offset_ns_ = 0;
+};
 
 enum class hop_kind { g2p, act, rcv, snd };
 
@@ -117,8 +195,9 @@ public:
   }
 
   /// The generator's loop, on the generator's thread: `send(t)` sends the
-  /// message (t, t) to stage 1. Message k leaves at start + k / rate, never
-  /// earlier; a late generator sends at once, so the average rate holds.
+  /// message (t, t) to stage 1. Message k leaves at its deadline in the
+  /// arrival_schedule (start + k / rate when periodic), never earlier; a
+  /// late generator sends at once, so the average rate holds.
   /// Two wake-ups are at least wake_gap_us apart: every timed sleep costs
   /// CPU (about 18 us on a VM), and above 1 / gap messages per second a
   /// generator that slept before each message would spend most of a core on
@@ -135,9 +214,10 @@ public:
     generator_cpu_ns_ = -thread_cpu_ns();
     const auto start = start_.wall_ns;
     const auto gap = static_cast<int64_t>(opts_.wake_gap_us) * 1000;
+    arrival_schedule schedule{opts_};
     int64_t woke = start;
     for (uint64_t k = 0; k < opts_.messages; ++k) {
-      auto deadline = start + static_cast<int64_t>(k * 1'000'000'000 / opts_.rate);
+      auto deadline = start + schedule.next();
       if (now_ns() < deadline) {
         sleep_until_ns(std::max(deadline, woke + gap));
         woke = now_ns();

@@ -10,7 +10,11 @@
 //
 // `event` is the paper's `new`: Algorithms 1 and 2 (the worker waits on its
 // event, wait-timeout 200 us by default) with the moderate tier's sleep cut
-// to 1 us as in `custom`. `adaptive` is Troupe's default idle mode.
+// to 1 us as in `custom`. `adaptive` is Troupe's default idle mode with its
+// default idle budget (the share of a core its workers may spend staying
+// warm between messages); `adaptive-budget-0` sets the budget to 0, the
+// adaptive mode as it was before it had one, and `adaptive-budget-1` to a
+// whole core.
 
 #include <troupe/actor_system_config.hpp>
 
@@ -22,7 +26,8 @@
 namespace latency {
 
 inline const std::vector<std::string> troupe_configs
-  = {"adaptive", "event", "polling-default", "polling-custom", "polling-aggressive"};
+  = {"adaptive", "adaptive-budget-0", "adaptive-budget-1", "event",
+     "polling-default", "polling-custom", "polling-aggressive"};
 
 /// The troupe.* keys and values of configuration `name`.
 inline std::vector<std::pair<std::string, std::string>> troupe_settings(const std::string& name) {
@@ -31,6 +36,10 @@ inline std::vector<std::pair<std::string, std::string>> troupe_settings(const st
   // also runs on a Troupe that has no other mode.
   if (name == "adaptive")
     return {};
+  if (name == "adaptive-budget-0")
+    return {{ws + "idle-budget", "0"}};
+  if (name == "adaptive-budget-1")
+    return {{ws + "idle-budget", "1"}};
   if (name == "event")
     return {{ws + "idle-mode", "event"}, {ws + "moderate-sleep-duration", "1us"}};
   std::string moderate_sleep = "50us";

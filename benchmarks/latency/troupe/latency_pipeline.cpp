@@ -1,12 +1,16 @@
 // latency_pipeline (Troupe): the paper's Fig. 5 benchmark. A blocking
-// generator sends (t_gen, t_hop) at a constant rate through N event-based
-// stages (stage K detached with --detached=K) to a collector; see
-// common/pipeline.hpp for the timestamps and README.md for the metrics.
+// generator sends (t_gen, t_hop) at a mean rate, periodic or Poisson,
+// through N event-based stages (stage K detached with --detached=K) to a
+// collector; see common/pipeline.hpp for the timestamps and README.md for
+// the metrics.
 //
 //   latency_pipeline --stages=N --rate=R --duration=S [--detached=K]
-//                    [--threads=T] [--config=NAME] [--wait-timeout=DURATION]
+//                    [--threads=T] [--config=NAME] [--wake-gap-us=G]
+//                    [--arrivals=periodic|poisson] [--seed=N]
+//                    [--wait-timeout=DURATION] [--idle-budget=SHARE]
 //
-// --wait-timeout sets troupe.work-stealing.wait-timeout of --config=event.
+// --wait-timeout sets troupe.work-stealing.wait-timeout of --config=event,
+// --idle-budget troupe.work-stealing.idle-budget of --config=adaptive.
 
 #include "latency/common/pipeline.hpp"
 #include "latency/troupe/configs.hpp"
@@ -69,17 +73,24 @@ void generator(troupe::blocking_actor* self, latency::pipeline_run* run, troupe:
 
 int main(int argc, char** argv) {
   latency::command_line cl{argc, argv,
-                           std::string{latency::pipeline_usage} + " [--wait-timeout=DURATION]"};
+                           std::string{latency::pipeline_usage}
+                             + " [--wait-timeout=DURATION] [--idle-budget=SHARE]"};
   auto opts = latency::read_pipeline_options(cl, latency::troupe_configs);
   std::vector<std::pair<std::string, std::string>> extra;
   std::string case_name = opts.case_name();
-  if (cl.has("wait-timeout")) {
-    if (opts.config != "event")
-      cl.fail("--wait-timeout applies to --config=event only");
-    auto timeout = cl.text("wait-timeout", nullptr);
-    extra.emplace_back("troupe.work-stealing.wait-timeout", timeout);
-    case_name += ",wait-timeout=" + timeout;
-  }
+  // --NAME=VALUE sets troupe.work-stealing.NAME of one configuration and
+  // names itself in the case.
+  auto key_flag = [&](const char* flag, const char* config) {
+    if (!cl.has(flag))
+      return;
+    if (opts.config != config)
+      cl.fail(std::string{"--"} + flag + " applies to --config=" + config + " only");
+    auto value = cl.text(flag, nullptr);
+    extra.emplace_back(std::string{"troupe.work-stealing."} + flag, value);
+    case_name += std::string{","} + flag + "=" + value;
+  };
+  key_flag("wait-timeout", "event");
+  key_flag("idle-budget", "adaptive");
   cl.finish();
   troupe::actor_system_config cfg;
   if (!latency::apply_troupe_config(cfg, opts.config, opts.threads, extra))

@@ -82,6 +82,17 @@ public:
     }
   }
 
+  /// Owner thread only. Consumes a token if one is there, without blocking:
+  /// a spinning owner polls this, and an unpark() then makes no system call.
+  bool try_take() noexcept {
+    // Look before the read-modify-write: a spinner reads a shared line.
+    if (state_.load(std::memory_order_relaxed) != notified)
+      return false;
+    int32_t expected = notified;
+    return state_.compare_exchange_strong(expected, empty, std::memory_order_acquire,
+                                          std::memory_order_relaxed);
+  }
+
   /// Any thread. Wakes the owner if it is parked, or lets its next park()
   /// return at once.
   void unpark() noexcept {

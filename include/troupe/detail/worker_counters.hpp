@@ -47,6 +47,8 @@ struct alignas(64) worker_counters {
   single_writer_counter parks;
   single_writer_counter wakeups;
   single_writer_counter idle_ns;
+  single_writer_counter anticipations;
+  single_writer_counter anticipation_ns;
   /// steady_clock nanoseconds when the current idle period began; 0 while
   /// the worker runs a job. Lets stats() count a period still going on.
   std::atomic<int64_t> idle_since{0};
@@ -69,8 +71,17 @@ struct alignas(64) worker_counters {
     auto idle = static_cast<int64_t>(idle_ns.get());
     if (since != 0)
       idle += now_ns() - since;
-    return {jobs_run.get(), steal_attempts.get(), steals.get(),
-            parks.get(),    wakeups.get(),        std::chrono::nanoseconds{idle}};
+    worker_stats result;
+    result.jobs_run = jobs_run.get();
+    result.steal_attempts = steal_attempts.get();
+    result.steals = steals.get();
+    result.parks = parks.get();
+    result.wakeups = wakeups.get();
+    result.time_idle = std::chrono::nanoseconds{idle};
+    result.anticipations = anticipations.get();
+    result.anticipation_time
+      = std::chrono::nanoseconds{static_cast<int64_t>(anticipation_ns.get())};
+    return result;
   }
 
   /// steady_clock's time. On Linux read straight from clock_gettime: a

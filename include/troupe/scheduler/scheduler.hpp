@@ -29,6 +29,12 @@ struct worker_stats {
   uint64_t wakeups = 0;
   /// Time spent without a job: searching, spinning, polling and blocked.
   std::chrono::nanoseconds time_idle{0};
+  /// Adaptive mode: windows the worker spun through where it expected work
+  /// (troupe.work-stealing.idle-budget).
+  uint64_t anticipations = 0;
+  /// Adaptive mode: what those cost: the time spun and the CPU time of the
+  /// timed wake-ups that opened them. The idle budget bounds it.
+  std::chrono::nanoseconds anticipation_time{0};
 };
 
 class scheduler {

@@ -12,7 +12,8 @@ namespace troupe {
 
 /// What an idle work-stealing worker does (troupe.work-stealing.idle-mode).
 enum class idle_mode {
-  /// Spin, then park until an enqueue wakes exactly one worker; no timer.
+  /// Spin, then park until an enqueue wakes exactly one worker; with an
+  /// idle budget, spin where work is expected (idle_budget).
   adaptive,
   /// Poll the aggressive and moderate tiers, then wait on a per-worker event
   /// with a timeout; external enqueues signal it (Torquati et al.,
@@ -69,6 +70,8 @@ struct scheduler_config {
   idle_mode idle = detail::default_idle_mode;
   /// Adaptive mode: rounds of looking for work before parking.
   size_t spin_attempts = defaults::work_stealing::spin_attempts;
+  /// Adaptive mode: the share of one core spent keeping a worker warm.
+  double idle_budget = defaults::work_stealing::idle_budget;
   /// Event and polling modes.
   polling_tier aggressive = defaults::work_stealing::aggressive;
   polling_tier moderate = defaults::work_stealing::moderate;

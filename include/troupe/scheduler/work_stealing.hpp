@@ -16,9 +16,11 @@
 // searching and parked workers: an enqueue that finds no searching worker but
 // a parked one wakes exactly one, and a worker that stops searching because
 // it found work wakes another if more work is visible, so bursts fan out
-// without a thundering herd and an idle scheduler costs no CPU. See
-// src/scheduler/idle/adaptive.hpp for the protocol and why no wake-up is
-// lost; the event and polling modes are beside it in src/scheduler/idle/.
+// without a thundering herd and an idle scheduler costs no CPU. With an idle
+// budget, the worker the next enqueue wakes may spin where it expects work
+// (troupe/detail/anticipation.hpp). See src/scheduler/idle/adaptive.hpp for
+// the protocol and why no wake-up is lost; the event and polling modes are
+// beside it in src/scheduler/idle/.
 
 #include "troupe/scheduler/scheduler.hpp"
 #include "troupe/scheduler/scheduler_config.hpp"

@@ -3,6 +3,7 @@
 #include "troupe/detail/cpu_relax.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace troupe::detail::idle {
 
@@ -16,8 +17,10 @@ constexpr size_t min_spin_rounds = 16;
 
 adaptive::adaptive(stealing::core& parent)
   : parent_(parent), slots_(std::make_unique<slot[]>(parent.size())) {
-  for (size_t i = 0; i < parent.size(); ++i)
+  for (size_t i = 0; i < parent.size(); ++i) {
     slots_[i].spin_budget = parent.cfg.spin_attempts;
+    slots_[i].expect = anticipation{parent.cfg.idle_budget};
+  }
   sleepers_.reserve(parent.size());
 }
 
@@ -45,6 +48,7 @@ TROUPE_HOT void adaptive::wake_one() {
       return;
     index = sleepers_.back(); // The one parked last: its cache is warmest.
     sleepers_.pop_back();
+    note_newest_sleeper();
     parent_.idle.fetch_add(stealing::one_searching - stealing::one_parked,
                            std::memory_order_seq_cst);
   }
@@ -57,6 +61,7 @@ bool adaptive::cancel_park(size_t index) {
   if (i == sleepers_.end())
     return false;
   sleepers_.erase(i);
+  note_newest_sleeper();
   parent_.idle.fetch_add(stealing::one_searching - stealing::one_parked,
                          std::memory_order_seq_cst);
   return true;
@@ -67,6 +72,7 @@ void adaptive::wake_all() {
   {
     std::lock_guard guard{sleepers_mtx_};
     parked.swap(sleepers_);
+    note_newest_sleeper();
     parent_.idle.fetch_add(parked.size() * (stealing::one_searching - stealing::one_parked),
                            std::memory_order_seq_cst);
   }
@@ -81,6 +87,7 @@ TROUPE_HOT void adaptive::block(stealing::worker& w, bool& searching) {
   {
     std::lock_guard guard{sleepers_mtx_};
     sleepers_.push_back(index);
+    note_newest_sleeper();
     st.idle.fetch_add(stealing::one_parked - stealing::one_searching, std::memory_order_seq_cst);
   }
   searching = false;
@@ -94,9 +101,67 @@ TROUPE_HOT void adaptive::block(stealing::worker& w, bool& searching) {
     // A waker took us off sleepers: our parker holds a token.
   }
   w.counters.parks.bump();
-  slots_[index].parker.park();
+  sleep(w, slots_[index]);
   w.counters.wakeups.bump();
   searching = true; // The waker counted us as searching.
+}
+
+void adaptive::sleep(stealing::worker& w, slot& s) {
+  auto& expect = s.expect;
+  if (!expect.enabled()) {
+    s.parker.park();
+    return;
+  }
+  auto now_ns = detail::worker_counters::now_ns;
+  // The owner wrote idle_since when it ran out of jobs.
+  auto idle_since = w.counters.idle_since.load(std::memory_order_relaxed);
+  auto me = w.index() + 1;
+  auto plan = newest_sleeper_.load(std::memory_order_relaxed) == me
+                ? expect.plan(idle_since, now_ns())
+                : std::nullopt;
+  if (!plan) {
+    s.parker.park();
+    expect.learn_gap(now_ns() - idle_since);
+    return;
+  }
+  auto [begin, end] = *plan;
+  bool woken = false;
+  bool timed_out = false;
+  if (begin > now_ns()) {
+    using clock = std::chrono::steady_clock;
+    auto cpu = anticipation::thread_cpu_ns();
+    woken = s.parker.park_until(clock::time_point{std::chrono::nanoseconds{begin}});
+    if (!woken) { // The timer opened the window: that wake-up is the budget's.
+      auto cost = anticipation::thread_cpu_ns() - cpu;
+      expect.learn_wake_cost(cost);
+      expect.charge(cost);
+      w.counters.anticipation_ns.add(static_cast<uint64_t>(std::max<int64_t>(cost, 0)));
+      w.counters.wakeups.bump();
+      timed_out = true;
+    }
+  }
+  if (!woken) {
+    w.counters.anticipations.bump();
+    auto spin_from = now_ns();
+    auto now = spin_from;
+    // Another sleeper parking after this one is the next to be woken.
+    for (uint32_t n = 0; now < end; ++n) {
+      if ((woken = s.parker.try_take()))
+        break;
+      detail::cpu_relax();
+      if (n % 64 == 63 && newest_sleeper_.load(std::memory_order_relaxed) != me)
+        break;
+      now = now_ns();
+    }
+    expect.charge(now - spin_from);
+    w.counters.anticipation_ns.add(static_cast<uint64_t>(now - spin_from));
+  }
+  if (!woken) {
+    if (timed_out)
+      w.counters.parks.bump(); // block() counted the first park only.
+    s.parker.park();
+  }
+  expect.learn_gap(now_ns() - idle_since);
 }
 
 } // namespace troupe::detail::idle

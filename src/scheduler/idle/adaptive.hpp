@@ -43,16 +43,24 @@
 // The re-check includes "stopping and nobody runs a job", so a sleeper can't
 // miss the last worker's exit (see the stop rule in work_stealing.cpp).
 //
+// Anticipation (idle/anticipation.hpp): with an idle budget, the newest
+// sleeper (the one wake_one() pops first) may park with a timeout until the
+// window where it expects work, then spin on its parker through it. None of
+// this changes the protocol: it stays in sleepers and counted as parked all
+// along, and a waker's unpark() leaves the token it returns with.
+//
 // Threads: search(), block() and found_work() on the worker's own thread;
 // after_local_push(), after_injection() and wake_all() from any thread.
 
 #include "../work_stealing_core.hpp"
+#include "troupe/detail/anticipation.hpp"
 
 #include "troupe/detail/full_fence.hpp"
 #include "troupe/detail/hot.hpp"
 #include "troupe/detail/parker.hpp"
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -95,6 +103,18 @@ private:
   /// Takes worker `index` off sleepers. False if a waker was first.
   bool cancel_park(size_t index);
 
+  struct slot;
+
+  /// Blocks until unparked; the newest sleeper spins through the window
+  /// its anticipation plans (see the top).
+  void sleep(stealing::worker& w, slot& s);
+
+  /// Under sleepers_mtx_, after sleepers_ changed.
+  void note_newest_sleeper() noexcept {
+    newest_sleeper_.store(sleepers_.empty() ? 0 : sleepers_.back() + 1,
+                          std::memory_order_relaxed);
+  }
+
   struct alignas(64) slot {
     /// Unparked by wakers and stop(); parked by the owner.
     detail::parker parker;
@@ -104,6 +124,8 @@ private:
     /// millisecond) spinning never pays, and an idle worker stops burning a
     /// core for it, while a burst keeps workers spinning between its jobs.
     size_t spin_budget = 0;
+    /// Owner only: where the worker expects work, and its budget.
+    anticipation expect;
   };
 
   stealing::core& parent_;
@@ -114,6 +136,11 @@ private:
   /// Guards sleepers_. Taken only to park, to wake and to stop.
   alignas(64) std::mutex sleepers_mtx_;
   std::vector<size_t> sleepers_;
+
+  /// sleepers_.back() + 1, 0 if none: who anticipates. Written under
+  /// sleepers_mtx_, read by the sleeper without it (a stale value only
+  /// costs a window, or skips one).
+  std::atomic<size_t> newest_sleeper_{0};
 };
 
 TROUPE_HOT inline void adaptive::wake_one_if_nobody_searches() {
