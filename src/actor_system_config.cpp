@@ -487,7 +487,7 @@ actor_system_config::actor_system_config() {
     = detail::make_config_option(&scheduler.idle_budget, 0.0, ws::max_idle_budget);
   idle_budget.key = "troupe.work-stealing.idle-budget";
   idle_budget.description = "adaptive mode: share of one core idle workers may spend "
-                            "staying warm between bursts of work (0: park at once)";
+                            "spinning where the next work is expected (0: none)";
   add_builtin(std::move(idle_budget));
 
   std::pair<const char*, polling_tier*> tiers[] = {{"aggressive", &scheduler.aggressive},

@@ -99,7 +99,7 @@ inline constexpr size_t max_spin_attempts = 65'536;
 /// finds a worker awake instead of one the kernel must wake (on a virtual
 /// machine 15 to 70 us after a long sleep). A worker learns its idle gaps
 /// and spins in the window that holds most of them (see
-/// src/scheduler/idle/anticipation.hpp). 0 parks right after the spin, as
+/// troupe/detail/anticipation.hpp). 0 parks right after the spin, as
 /// the adaptive mode did before it had a budget; 1 spins whenever the
 /// history says work may come. Range: 0 to 1.
 inline constexpr double idle_budget = 0.02;

@@ -841,8 +841,8 @@ def targets22_section(res):
     caf1 = caf1_of(res)
     cold = cold_floor(res)
     cold_ms = WAKE_GAPS_US[-1] // 1000
-    # Where waking a parked thread is cheap, a runtime that keeps its workers
-    # warm must beat CAF by more than the noise.
+    # Where waking a parked thread is cheap (the rule), Troupe must
+    # beat CAF by more than the noise.
     median_goal = 0.7 if cold is not None and cold < 20 else 1.0
     floor_text = fmt_us(cold) if cold is not None else "not measured"
 

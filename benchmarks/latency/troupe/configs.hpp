@@ -11,8 +11,8 @@
 // `event` is the paper's `new`: Algorithms 1 and 2 (the worker waits on its
 // event, wait-timeout 200 us by default) with the moderate tier's sleep cut
 // to 1 us as in `custom`. `adaptive` is Troupe's default idle mode with its
-// default idle budget (the share of a core its workers may spend staying
-// warm between messages); `adaptive-budget-0` sets the budget to 0, the
+// default idle budget (the share of a core its workers may spend spinning
+// where the next message is expected); `adaptive-budget-0` sets it to 0, the
 // adaptive mode as it was before it had one, and `adaptive-budget-1` to a
 // whole core.
 

@@ -3,11 +3,11 @@
 // A one-token parker: park() blocks its thread until unpark() has been called
 // since the last park() returned. An unpark() that comes first leaves a token
 // and the next park() returns at once, so a wake-up can't be lost between a
-// worker's decision to park and the moment it blocks. There is no timeout:
-// a parked thread costs no CPU until someone unparks it.
+// worker's decision to park and the moment it blocks. A parked thread costs
+// no CPU until someone unparks it or, with park_until(), its deadline comes.
 //
-// Threads: park() only from the one thread that owns the parker; unpark()
-// from any thread.
+// Threads: park(), park_until() and try_take() only from the one thread that
+// owns the parker; unpark() from any thread.
 //
 // Blocking: the futex system call on Linux (FUTEX_WAIT_PRIVATE and
 // FUTEX_WAKE_PRIVATE on the state word; FUTEX_WAIT_BITSET_PRIVATE with an
@@ -20,8 +20,9 @@
 //
 // States (as in Rust's std futex parker): empty 0, notified 1, parked -1.
 // Memory orders: unpark() exchanges in `notified` with release, park()
-// consumes it with acquire, so what the waker did before unpark() happens
-// before park() returns. The futex calls carry no ordering of their own.
+// (and park_until(), try_take()) consumes it with acquire, so what the
+// waker did before unpark() happens before park() returns. The futex calls
+// carry no ordering of their own.
 
 #include <atomic>
 #include <chrono>

@@ -70,7 +70,8 @@ struct scheduler_config {
   idle_mode idle = detail::default_idle_mode;
   /// Adaptive mode: rounds of looking for work before parking.
   size_t spin_attempts = defaults::work_stealing::spin_attempts;
-  /// Adaptive mode: the share of one core spent keeping a worker warm.
+  /// Adaptive mode: the share of one core idle workers may spend spinning
+  /// where the next work is expected.
   double idle_budget = defaults::work_stealing::idle_budget;
   /// Event and polling modes.
   polling_tier aggressive = defaults::work_stealing::aggressive;

@@ -7,8 +7,8 @@
 // parked workers (high 32 bits) in one atomic word, so a waker sees both at
 // once. A worker that runs out of local work becomes searching, spins up to
 // `spin_attempts` rounds looking for work (with a cpu pause), then parks on
-// its own parker with no timeout (how long it spins adapts, see
-// spin_budget). The parked workers' indices sit in `sleepers_` under a mutex
+// its own parker until woken (how long it spins adapts, see spin_budget;
+// the idle budget may have it spin once more where it expects work, below). The parked workers' indices sit in `sleepers_` under a mutex
 // that only parking and waking take.
 //
 // - Enqueue (any push): push, full fence, load idle. If no worker searches
@@ -37,13 +37,14 @@
 // it parks. Every worker re-checks before it parks, not only the last
 // searcher (Go and tokio): the check is a handful of loads, and the argument
 // stays this short. The parker itself keeps a token, so an unpark() that
-// comes before park() isn't lost either. There is no timed wake-up: an idle
-// scheduler sleeps until work arrives.
+// comes before park() isn't lost either. The only timed wake-ups open a
+// window of anticipation, none later than max_anticipation after a worker's
+// last job: an idle scheduler sleeps until work arrives.
 //
 // The re-check includes "stopping and nobody runs a job", so a sleeper can't
 // miss the last worker's exit (see the stop rule in work_stealing.cpp).
 //
-// Anticipation (idle/anticipation.hpp): with an idle budget, the newest
+// Anticipation (troupe/detail/anticipation.hpp): with an idle budget, the newest
 // sleeper (the one wake_one() pops first) may park with a timeout until the
 // window where it expects work, then spin on its parker through it. None of
 // this changes the protocol: it stays in sleepers and counted as parked all
