@@ -100,16 +100,21 @@ TROUPE_HOT void adaptive::block(stealing::worker& w, bool& searching) {
     }
     // A waker took us off sleepers: our parker holds a token.
   }
-  w.counters.parks.bump();
   sleep(w, slots_[index]);
-  w.counters.wakeups.bump();
   searching = true; // The waker counted us as searching.
 }
 
 void adaptive::sleep(stealing::worker& w, slot& s) {
+  // Counts each time the thread really blocks: a token taken while spinning
+  // is neither a park nor a wake-up.
+  auto park = [&] {
+    w.counters.parks.bump();
+    s.parker.park();
+    w.counters.wakeups.bump();
+  };
   auto& expect = s.expect;
   if (!expect.enabled()) {
-    s.parker.park();
+    park();
     return;
   }
   auto now_ns = detail::worker_counters::now_ns;
@@ -120,24 +125,23 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
                 ? expect.plan(idle_since, now_ns())
                 : std::nullopt;
   if (!plan) {
-    s.parker.park();
+    park();
     expect.learn_gap(now_ns() - idle_since);
     return;
   }
   auto [begin, end] = *plan;
   bool woken = false;
-  bool timed_out = false;
   if (begin > now_ns()) {
     using clock = std::chrono::steady_clock;
     auto cpu = anticipation::thread_cpu_ns();
+    w.counters.parks.bump();
     woken = s.parker.park_until(clock::time_point{std::chrono::nanoseconds{begin}});
+    w.counters.wakeups.bump();
     if (!woken) { // The timer opened the window: that wake-up is the budget's.
       auto cost = anticipation::thread_cpu_ns() - cpu;
       expect.learn_wake_cost(cost);
       expect.charge(cost);
       w.counters.anticipation_ns.add(static_cast<uint64_t>(std::max<int64_t>(cost, 0)));
-      w.counters.wakeups.bump();
-      timed_out = true;
     }
   }
   if (!woken) {
@@ -156,11 +160,8 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
     expect.charge(now - spin_from);
     w.counters.anticipation_ns.add(static_cast<uint64_t>(now - spin_from));
   }
-  if (!woken) {
-    if (timed_out)
-      w.counters.parks.bump(); // block() counted the first park only.
-    s.parker.park();
-  }
+  if (!woken)
+    park();
   expect.learn_gap(now_ns() - idle_since);
 }
 
