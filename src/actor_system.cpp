@@ -269,6 +269,8 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
   // A deterministic scheduler runs detached actors too: a test controls
   // every step.
   if (!has_option(os, detached) || scheduler_->deterministic()) {
+    if (has_option(os, hub))
+      self->set_last_worker(resumable::new_hub);
     self->ref_resumable();
     scheduler_->schedule(self);
     return;

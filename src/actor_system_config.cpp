@@ -1,5 +1,7 @@
 #include "troupe/actor_system_config.hpp"
 
+#include "scheduler/topology.hpp"
+
 #include "troupe/opt_group.hpp"
 
 #include <CLI/CLI.hpp>
@@ -169,7 +171,7 @@ namespace {
 using detail::config_kind;
 using detail::config_option;
 
-constexpr std::string_view scheduler_policies[] = {"work-stealing", "work-sharing"};
+constexpr std::string_view scheduler_policies[] = {"work-stealing", "work-sharing", "locality"};
 
 constexpr std::string_view log_level_names[] = {"quiet", "error", "warning",
                                                 "info",  "debug", "trace"};
@@ -404,7 +406,8 @@ actor_system_config::actor_system_config() {
   config_option policy;
   policy.key = "troupe.scheduler.policy";
   policy.description = "work-stealing: a deque per worker, idle workers steal; "
-                       "work-sharing: one queue for all workers";
+                       "work-sharing: one queue for all workers; locality: work stealing "
+                       "nearest first over the memory hierarchy";
   policy.kind = config_kind::string;
   policy.placeholder = '<' + join(scheduler_policies, "|") + '>';
   policy.default_text = scheduler.policy;
@@ -453,6 +456,47 @@ actor_system_config::actor_system_config() {
     return {};
   };
   add_builtin(std::move(max_throughput));
+
+  config_option topology;
+  topology.key = "troupe.scheduler.topology";
+  topology.description = "locality policy: an hwloc synthetic description of the memory "
+                         "hierarchy, e.g. 'package:2 numa:2 core:4 pu:1' (empty: this "
+                         "machine's, workers pinned to their cores)";
+  topology.kind = config_kind::string;
+  topology.placeholder = "<description>";
+  topology.default_text = scheduler.topology;
+  topology.assign = [this](std::span<const std::string> values, bool store) -> std::string {
+    const auto& str = values.back();
+    if (!str.empty()) { // This machine's is loaded when the scheduler starts.
+      try {
+        detail::topology::load(str);
+      } catch (const std::invalid_argument& ex) {
+        return std::string{"an hwloc synthetic description ("} + ex.what() + ")";
+      }
+    }
+    if (store)
+      scheduler.topology = str;
+    return {};
+  };
+  add_builtin(std::move(topology));
+
+  config_option placement;
+  placement.key = "troupe.locality.placement";
+  placement.description = "locality policy: where an actor a message unblocks runs; local: "
+                          "on the sender's worker (LAS/L); affinity: on the worker that ran "
+                          "it last (LAS/A)";
+  placement.kind = config_kind::string;
+  placement.placeholder = "<local|affinity>";
+  placement.default_text = std::string{to_string(scheduler.placement)};
+  placement.assign = [this](std::span<const std::string> values, bool store) -> std::string {
+    auto x = locality_placement::local;
+    if (!from_string(values.back(), x))
+      return "one of local, affinity";
+    if (store)
+      scheduler.placement = x;
+    return {};
+  };
+  add_builtin(std::move(placement));
 
   auto pin_workers = detail::make_config_option(&scheduler.pin_workers);
   pin_workers.key = "troupe.scheduler.pin-workers";

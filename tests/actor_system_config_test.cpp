@@ -265,7 +265,7 @@ TEST(actor_system_config, an_unknown_policy_names_the_allowed_policies) {
   auto err = cfg.parse({"--troupe.scheduler.policy=round-robin"});
   EXPECT_EQ(err, errc::malformed_value);
   EXPECT_EQ(err.context(), "troupe.scheduler.policy: expected one of work-stealing, "
-                           "work-sharing, got 'round-robin'");
+                           "work-sharing, locality, got 'round-robin'");
 }
 
 TEST(actor_system_config, a_max_throughput_of_zero_is_malformed) {
@@ -504,7 +504,7 @@ TEST(actor_system_config, the_helptext_lists_every_key_with_its_default_and_desc
     .add_option("app.verbose", &verbose, "print every step");
   ASSERT_FALSE(cfg.parse({"--help"}));
   auto text = cfg.helptext();
-  for (auto part : {"--troupe.scheduler.policy=<work-stealing|work-sharing>  "
+  for (auto part : {"--troupe.scheduler.policy=<work-stealing|work-sharing|locality>  "
                     "(default: work-stealing)",
                     "--troupe.scheduler.max-throughput=<uint|infinite>  (default: infinite, "
                     "range: 1 to infinite)",
@@ -787,7 +787,7 @@ TEST(actor_system_config, a_policy_of_the_wrong_toml_type_names_the_allowed_poli
   auto err = cfg.parse({file.flag()});
   EXPECT_EQ(err, errc::malformed_value);
   EXPECT_EQ(err.context(), file.path() + ":2:10: troupe.scheduler.policy: expected one of "
-                                         "work-stealing, work-sharing, got an integer 1");
+                                         "work-stealing, work-sharing, locality, got an integer 1");
 }
 
 TEST(actor_system_config, a_user_option_of_the_wrong_toml_type_is_malformed) {

@@ -13,8 +13,15 @@
 namespace troupe::defaults {
 
 namespace scheduler {
-/// troupe.scheduler.policy: "work-stealing" or "work-sharing".
+/// troupe.scheduler.policy: "work-stealing", "work-sharing" or "locality"
+/// (work stealing over the memory hierarchy, Barghi and Karsten).
 inline constexpr std::string_view policy = "work-stealing";
+/// troupe.scheduler.topology: the memory hierarchy the locality policy
+/// schedules on. Empty: this machine's, from hwloc, with each worker pinned
+/// to its core. Otherwise an hwloc synthetic description such as
+/// "package:2 numa:2 l3:1 core:4 pu:1": the steal order of a machine this
+/// one is not, with no worker pinned (for tests and studies).
+inline constexpr std::string_view topology = "";
 /// troupe.scheduler.max-threads: 0 means one worker per hardware thread.
 inline constexpr size_t max_threads = 0;
 /// The most troupe.scheduler.max-threads takes: 4 workers per hardware
@@ -108,6 +115,19 @@ inline constexpr double max_idle_budget = 1.0;
 /// after the last message on, an idle process makes no wake-ups.
 inline constexpr std::chrono::milliseconds max_anticipation{1000};
 } // namespace work_stealing
+
+namespace locality {
+/// troupe.locality.placement: where the locality policy puts an actor that a
+/// message unblocks. "local" (LAS/L): the deque of the worker that sent the
+/// message, as work stealing does. "affinity" (LAS/A): the worker that ran
+/// the actor last, through that worker's affinity queue, so that an actor
+/// moves only when a thief takes it. New actors start on the spawner's
+/// worker either way.
+inline constexpr std::string_view placement = "local";
+/// Jobs one worker's affinity queue holds: an unblocked actor that finds it
+/// full starts on the sender's worker instead (as with "local").
+inline constexpr size_t affinity_capacity = 1024;
+} // namespace locality
 
 namespace mailbox {
 /// troupe.mailbox.capacity: the messages an actor's mailbox holds before

@@ -6,7 +6,9 @@
 // keeps it while the job is queued and drops it (`deref_resumable`) after a
 // `resume` that returned anything but `resume_later`.
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 namespace troupe {
 
@@ -30,6 +32,27 @@ public:
 
   virtual void ref_resumable() const noexcept = 0;
   virtual void deref_resumable() const noexcept = 0;
+
+  /// last_worker() of a job that never ran.
+  static constexpr uint32_t never_ran = 0xFFFF'FFFF;
+  /// last_worker() of a hub actor (spawn<hub>) that never ran: the locality
+  /// policy starts it far from the other hubs.
+  static constexpr uint32_t new_hub = 0xFFFF'FFFE;
+
+  /// The locality policy's placement hint: the index of the worker that ran
+  /// this job last, or never_ran or new_hub. That worker writes it before
+  /// each run; whoever schedules the job next reads it. Relaxed: a stale
+  /// hint only places the job elsewhere. Other policies leave it alone.
+  uint32_t last_worker() const noexcept {
+    return last_worker_.load(std::memory_order_relaxed);
+  }
+
+  void set_last_worker(uint32_t index) noexcept {
+    last_worker_.store(index, std::memory_order_relaxed);
+  }
+
+private:
+  std::atomic<uint32_t> last_worker_{never_ran};
 };
 
 /// A thread that runs resumables: a scheduler worker, or a thread of its own.

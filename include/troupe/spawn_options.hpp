@@ -13,6 +13,10 @@ enum spawn_options : unsigned {
   detached = 1,
   /// Not counted by await_all_actors_done.
   hidden = 2,
+  /// A long-lived actor that spawns and talks to many others: the locality
+  /// policy starts hubs on different NUMA nodes, far from each other. Other
+  /// policies treat it as any actor.
+  hub = 4,
 };
 
 /// The spawn argument of an actor made of a state class alone:

@@ -23,7 +23,7 @@ size_t scheduler_config::max_threads_limit() noexcept {
 }
 
 std::unique_ptr<scheduler> scheduler::make(const scheduler_config& cfg) {
-  if (cfg.policy == "work-stealing")
+  if (cfg.policy == "work-stealing" || cfg.policy == "locality")
     return std::make_unique<work_stealing>(cfg);
   if (cfg.policy == "work-sharing")
     return std::make_unique<work_sharing>(cfg);

@@ -52,12 +52,15 @@
 #include "work_stealing_core.hpp"
 
 #include "troupe/detail/assert.hpp"
+#include "troupe/detail/full_fence.hpp"
 #include "troupe/detail/hot.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -67,10 +70,58 @@ namespace troupe {
 
 namespace detail::stealing {
 
+namespace {
+
+/// max-threads, or else one worker per core of the topology.
+size_t workers_on(const scheduler_config& cfg, const topology& topo) {
+  if (cfg.max_threads > 0)
+    return cfg.max_threads;
+  return std::min(topo.num_cores(), scheduler_config::max_threads_limit());
+}
+
+} // namespace
+
+locality_state::locality_state(const scheduler_config& cfg)
+  : topo(topology::load(cfg.topology)),
+    layout(topo.layout(workers_on(cfg, topo))),
+    affinity(cfg.placement == locality_placement::affinity),
+    polling(std::make_unique<node_polling[]>(topo.num_numa_nodes())) {
+}
+
 core::core(const scheduler_config& config)
-  : worker_pool("work-stealing", "troupe-steal", config.num_workers(), config.pin_workers),
+  : core(config,
+         config.policy == "locality" ? std::make_unique<locality_state>(config) : nullptr) {
+}
+
+core::core(const scheduler_config& config, std::unique_ptr<locality_state> loc)
+  : worker_pool(loc ? "locality" : "work-stealing", "troupe-steal",
+                loc ? loc->layout.workers.size() : config.num_workers(), config.pin_workers),
     cfg(config),
-    max_throughput(std::max<size_t>(config.max_throughput, 1)) {
+    max_throughput(std::max<size_t>(config.max_throughput, 1)),
+    locality(std::move(loc)) {
+}
+
+int core::cpu_of(size_t index) const noexcept {
+  // On this machine's topology each worker runs on its own core.
+  if (locality == nullptr)
+    return -1;
+  return locality->layout.workers[index].cpu;
+}
+
+worker* core::placement_of(resumable* job, const worker* current) noexcept {
+  auto last = job->last_worker();
+  if (last == resumable::never_ran)
+    return nullptr; // New actors start where they were spawned.
+  worker* target = nullptr;
+  if (last == resumable::new_hub) {
+    // Only its first start is spread: where it runs from then on is the
+    // placement's business. If the push fails, it starts here.
+    job->set_last_worker(resumable::never_ran);
+    target = workers[locality->next_hub_worker()].get();
+  } else if (locality->affinity && last < workers.size()) {
+    target = workers[last].get();
+  }
+  return target == current ? nullptr : target;
 }
 
 core::~core() = default;
@@ -83,17 +134,89 @@ void core::never_started(size_t started) {
 
 void core::drop_leftovers() {
   // Only jobs from other threads that raced with stop() can be left here.
+  // An outside thread that places a job on an affinity queue checks
+  // `injection.closed()` afterwards (both under the queue's mutex): pushed
+  // before the close, the job is dropped below; after it, by that thread.
+  // The fence pairs with that thread's, should it have seen `stopping` unset.
+  detail::full_fence();
   for (auto* job : injection.close())
     job->deref_resumable();
   for (auto& w : workers) { // The owners are gone (joined): popping is safe.
     if (auto* job = std::exchange(w->next_job, nullptr))
       job->deref_resumable();
+    if (w->affinity != nullptr)
+      while (auto job = w->affinity->try_pop())
+        (*job)->deref_resumable();
     for (auto* job : w->later)
       job->deref_resumable();
     w->later.clear();
     while (auto job = w->deque.pop())
       (*job)->deref_resumable();
   }
+}
+
+// Algorithm 1 of Barghi and Karsten, one round of it per call: the levels
+// around this worker nearest first; a level whose victims all look empty
+// (their approximate sizes, two loads each, no fence) is skipped at once;
+// on a level of the own NUMA node where a single victim has work and more
+// than half of the level's workers poll the node, most of them back off
+// for this round, so that the one deque isn't hammered by every thief
+// (those that go on are about half the level's workers: the seed's bound,
+// made random so that somebody always steals); the first victim that has
+// work, from a random one on, is tried. Where it differs from the paper:
+// the single-victim test looks at the level's ring, not the whole subtree
+// (nearer rings were just found empty); remote levels skip empty deques
+// too (the paper picks a random victim there), and a round visits each
+// level once instead of counting attempts per level (the caller's rounds
+// repeat it).
+TROUPE_HOT std::optional<resumable*> worker::steal_nearest() {
+  auto& loc = *parent_.locality;
+  auto& polling = loc.polling[place->numa_node].count;
+  polling.fetch_add(1, std::memory_order_relaxed);
+  struct leave {
+    std::atomic<uint32_t>& count;
+    ~leave() {
+      count.fetch_sub(1, std::memory_order_relaxed);
+    }
+  } leave_on_return{polling};
+  auto& ws = parent_.workers;
+  auto& levels = place->levels;
+  for (size_t lv = 0; lv < levels.size(); ++lv) {
+    auto& victims = levels[lv].workers;
+    auto n = victims.size();
+    if (n == 0)
+      continue;
+    auto first = next_random() % n;
+    size_t with_work = 0;
+    size_t found = n;
+    for (size_t k = 0; k < n && with_work < 2; ++k) {
+      auto i = (first + k) % n;
+      if (ws[victims[i]]->has_stealable_work(*this)) {
+        if (with_work++ == 0)
+          found = i;
+      }
+    }
+    if (with_work == 0)
+      continue;
+    if (with_work == 1 && levels[lv].same_numa_node) {
+      auto p = polling.load(std::memory_order_relaxed);
+      auto half = levels[lv].subtree_workers / 2;
+      if (p > half && next_random() % p >= half)
+        return std::nullopt;
+    }
+    for (size_t k = 0; k < n; ++k) {
+      auto& victim = *ws[victims[(found + k) % n]];
+      if (!victim.has_stealable_work(*this))
+        continue;
+      counters.steal_attempts.bump();
+      if (auto job = victim.steal_from(*this)) {
+        counters.steals.bump();
+        level_steals[lv].bump();
+        return job;
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<resumable*> worker::steal_from_random_victim() {
@@ -224,11 +347,31 @@ public:
 
   /// A push onto the injection queue, from any thread.
   TROUPE_HOT void push_injected(resumable* job) {
+    if (locality != nullptr && place_elsewhere(job, nullptr)) {
+      // Racing with stop(): if it already dropped what the queues held,
+      // drop this one too (see drop_leftovers).
+      detail::full_fence();
+      if (stopping.load(std::memory_order_relaxed) && injection.closed())
+        for (auto& w : workers)
+          while (auto left = w->affinity->try_pop())
+            (*left)->deref_resumable();
+      return;
+    }
     if (!injection.push(job)) {
       job->deref_resumable(); // Stopped: drop it.
       return;
     }
     policy.after_injection();
+  }
+
+  /// Locality policy: pushes `job` onto the affinity queue of the worker
+  /// placement_of names, if any and if it has room.
+  bool place_elsewhere(resumable* job, const detail::stealing::worker* current) {
+    auto* target = placement_of(job, current);
+    if (target == nullptr || !target->affinity->try_push(job))
+      return false;
+    policy.after_push_to(target->index());
+    return true;
   }
 
   Policy policy;
@@ -247,6 +390,8 @@ private:
 template <detail::stealing::idle_policy Policy>
 TROUPE_HOT void work_stealing::state::worker_of<Policy>::push_local(resumable* job) {
   TROUPE_ASSERT(on_own_thread()); // next_job and the deque bottom are the owner's
+  if (owner_.locality != nullptr && owner_.place_elsewhere(job, this))
+    return;
   if (next_job == nullptr) {
     if (slot_runs < detail::stealing::max_slot_runs || deque.size_approx() == 0) {
       next_job = job;
@@ -264,6 +409,15 @@ TROUPE_HOT void work_stealing::state::worker_of<Policy>::run() {
   core::current_worker = this;
   auto& idle = owner_.idle;
   bool searching = false;
+  // Idle since it was made (thieves leave what was placed on it alone): the
+  // first look ends that, or starts the first search.
+  if (auto job = next_local()) {
+    counters.end_idle();
+    run_job(*job);
+  } else {
+    idle.fetch_add(one_searching, std::memory_order_seq_cst);
+    searching = true;
+  }
   for (;;) {
     auto job = next_local();
     if (!job) {
@@ -323,6 +477,8 @@ template <detail::stealing::idle_policy Policy>
 TROUPE_HOT void work_stealing::state::worker_of<Policy>::run_job(resumable* job) {
   TROUPE_ASSERT(on_own_thread()); // later and held_ are the owner's
   counters.jobs_run.bump();
+  if (owner_.locality != nullptr)
+    job->set_last_worker(static_cast<uint32_t>(index_));
   switch (job->resume(this, owner_.max_throughput)) {
     case resumable::resume_result::resume_later:
       later.push_back(job); // Keeps the reference.
@@ -338,6 +494,12 @@ TROUPE_HOT void work_stealing::state::worker_of<Policy>::run_job(resumable* job)
 }
 
 std::unique_ptr<work_stealing::state> work_stealing::state::make(const scheduler_config& cfg) {
+  // The tiers of the other modes steal from random deques and wake nobody
+  // for an affinity queue: what was placed on a worker could wait for it.
+  if (cfg.policy == "locality" && cfg.idle != idle_mode::adaptive)
+    throw std::invalid_argument("troupe.scheduler.policy = locality needs "
+                                "troupe.work-stealing.idle-mode = adaptive, not "
+                                + std::string{to_string(cfg.idle)});
   switch (cfg.idle) {
     case idle_mode::event:
       return std::make_unique<of<detail::idle::event>>(cfg);
@@ -374,8 +536,22 @@ size_t work_stealing::num_workers() const noexcept {
   return state_->workers.size();
 }
 
+const char* work_stealing::name() const noexcept {
+  return state_->locality != nullptr ? "locality" : "work-stealing";
+}
+
 std::vector<worker_stats> work_stealing::stats() const {
-  return detail::collect_stats(state_->workers);
+  auto result = detail::collect_stats(state_->workers);
+  for (size_t i = 0; i < result.size(); ++i) {
+    auto& w = *state_->workers[i];
+    if (w.place == nullptr)
+      continue;
+    auto& by_level = result[i].steals_by_level;
+    by_level.resize(w.place->levels.size());
+    for (size_t k = 0; k < by_level.size(); ++k)
+      by_level[k] = w.level_steals[k].get();
+  }
+  return result;
 }
 
 } // namespace troupe

@@ -17,13 +17,17 @@
 //   count (`idle_before` is the word before it did) to run a job.
 // - void after_local_push(): a worker pushed onto its own deque or slot.
 // - void after_injection(): any thread pushed onto the injection queue.
+// - void after_push_to(size_t index): any thread pushed onto the affinity
+//   queue of worker `index` (locality policy), which should run it.
 // - void wake_all(): stop: every blocked worker looks again.
 // The worker loop is instantiated once per policy (static dispatch), so the
 // hot calls above inline into it.
 
+#include "topology.hpp"
 #include "worker_pool.hpp"
 
 #include "troupe/detail/assert.hpp"
+#include "troupe/detail/bounded_mpmc_queue.hpp"
 #include "troupe/detail/chase_lev_deque.hpp"
 #include "troupe/detail/hot.hpp"
 #include "troupe/detail/injection_queue.hpp"
@@ -57,15 +61,58 @@ inline uint64_t num_parked(uint64_t idle) noexcept {
 /// Look at the injection queue first every this many jobs.
 constexpr uint32_t injection_interval = 61;
 
+/// How long a worker must have run one job before thieves take what others
+/// placed on it (locality policy, affinity queues): longer than a worker
+/// needs from the end of a job to its next look, short next to a time
+/// slice.
+constexpr int64_t affinity_patience_ns = 20'000;
+
 /// Jobs a worker takes in a row from its `next` slot while its deque waits.
 constexpr uint32_t max_slot_runs = 32;
 
 class worker;
 
+/// What the locality policy adds to a core: where the workers sit in the
+/// memory hierarchy, who polls each NUMA node, where hubs go.
+struct locality_state {
+  /// Loads troupe.scheduler.topology (std::invalid_argument if hwloc
+  /// refuses it) and places max-threads workers on it, or one per core.
+  explicit locality_state(const scheduler_config& cfg);
+
+  const topology topo;
+  const worker_layout layout;
+  /// troupe.locality.placement is "affinity".
+  const bool affinity;
+
+  struct alignas(64) node_polling {
+    /// Workers of the node inside a steal round (Algorithm 1's p): each
+    /// adds itself when the round begins and leaves when it ends.
+    std::atomic<uint32_t> count{0};
+  };
+
+  /// One per NUMA node.
+  std::unique_ptr<node_polling[]> polling;
+
+  /// Hubs started so far; any thread.
+  alignas(64) std::atomic<uint32_t> hubs{0};
+
+  /// The worker the next hub starts on: the NUMA nodes in hub_order, and
+  /// within a node its workers in turn. Any thread.
+  uint32_t next_hub_worker() noexcept {
+    auto k = hubs.fetch_add(1, std::memory_order_relaxed);
+    auto& order = layout.hub_order;
+    auto& node = layout.workers_of_node[order[k % order.size()]];
+    return node[(k / order.size()) % node.size()];
+  }
+};
+
 /// The state of one work-stealing scheduler that does not depend on the
 /// idle policy.
 struct core : worker_pool {
+  /// The locality policy's core if cfg.policy is "locality".
   explicit core(const scheduler_config& cfg);
+
+  core(const scheduler_config& cfg, std::unique_ptr<locality_state> loc);
 
   ~core() override;
 
@@ -89,9 +136,18 @@ struct core : worker_pool {
 
   void never_started(size_t started) override;
   void drop_leftovers() override;
+  int cpu_of(size_t index) const noexcept override;
+
+  /// Locality policy: the worker whose affinity queue `job` should go to
+  /// when `current` (null outside the workers) schedules it, or null for
+  /// the usual place (the current worker, or the injection queue).
+  worker* placement_of(resumable* job, const worker* current) noexcept;
 
   const scheduler_config cfg;
   const size_t max_throughput;
+
+  /// The locality policy's; null for plain work stealing.
+  const std::unique_ptr<locality_state> locality;
 
   std::vector<std::unique_ptr<worker>> workers;
 
@@ -118,10 +174,40 @@ public:
   worker(core& parent, size_t index) : index_(index), parent_(parent) {
     // xorshift needs a nonzero seed; distinct ones spread the victims.
     rng_ = 0x9E37'79B9'7F4A'7C15u * (index + 1);
+    // Idle until its thread runs: thieves leave what was placed on it alone.
+    counters.begin_idle();
+    if (auto* loc = parent.locality.get()) {
+      place = &loc->layout.workers[index];
+      affinity = std::make_unique<detail::bounded_mpmc_queue<resumable*>>(
+        defaults::locality::affinity_capacity);
+      level_steals = std::make_unique<single_writer_counter[]>(place->levels.size());
+    }
   }
 
   bool has_private_work() const noexcept override {
     return next_job != nullptr || !later.empty();
+  }
+
+  /// Any thread: jobs queued where other threads can see them (the deque,
+  /// the affinity queue).
+  bool has_public_work() const noexcept {
+    return deque.size_approx() > 0 || (affinity != nullptr && affinity->size_approx() > 0);
+  }
+
+  /// Any thread: jobs a thief may take here: the deque's, and those of the
+  /// affinity queue once the owner has been busy with one job for
+  /// affinity_patience (see affinity_ripe).
+  bool has_stealable_work(worker& thief) noexcept {
+    return deque.size_approx() > 0 || thief.affinity_ripe(*this);
+  }
+
+  /// A thief's take: the top of the deque, then the affinity queue if ripe.
+  std::optional<resumable*> steal_from(worker& thief) noexcept {
+    if (auto job = deque.steal())
+      return job;
+    if (thief.affinity_ripe(*this))
+      return affinity->try_pop();
+    return std::nullopt;
   }
 
   core& parent() const noexcept {
@@ -143,11 +229,13 @@ public:
       job->deref_resumable();
   }
 
-  /// The slot, the deque, the later queue, then the injection queue (every
-  /// injection_interval-th call the injection queue first).
+  /// The slot, the deque, the affinity queue, the later queue, then the
+  /// injection queue (every injection_interval-th call the injection queue
+  /// first).
   std::optional<resumable*> next_local();
 
-  /// The injection queue, then the deques of the others from a random one on.
+  /// The injection queue, then the deques of the others from a random one
+  /// on (locality policy: the own affinity queue, then steal_nearest).
   std::optional<resumable*> steal_round();
 
   /// One steal from one random worker (the polling tiers).
@@ -161,6 +249,16 @@ public:
 
   /// Thieves steal from it; the owner pushes and pops.
   detail::chase_lev_deque<resumable*> deque;
+
+  /// Locality policy only (null otherwise), set at construction.
+  /// Where the worker sits in the memory hierarchy.
+  const worker_place* place = nullptr;
+  /// Jobs placed on this worker by others (hubs; unblocked actors under
+  /// affinity placement); the owner runs them after its deque, thieves may
+  /// take them.
+  std::unique_ptr<detail::bounded_mpmc_queue<resumable*>> affinity;
+  /// Steals by victim level (place->levels), written by the owner.
+  std::unique_ptr<single_writer_counter[]> level_steals;
 
   /// Written by the owner only.
   detail::worker_counters counters;
@@ -191,13 +289,50 @@ protected:
   core& parent_;
   uint64_t rng_;
   uint32_t tick_ = 0;
+
+private:
+  /// steal_round of the locality policy: Algorithm 1, nearest level first.
+  std::optional<resumable*> steal_nearest();
+
+  /// Owner only (as a thief): may it take the jobs in victim's affinity
+  /// queue? Not while the victim is idle: it takes them itself (whoever
+  /// pushed woke it if it was parked), which is what keeps an actor on its
+  /// worker. Nor just after it finished a job: it is about to look. Only
+  /// once this thief has seen the victim run one and the same job for
+  /// affinity_patience. The thief watches one victim at a time (watch_),
+  /// and moves on to another only when the watched one no longer qualifies.
+  bool affinity_ripe(const worker& victim) noexcept;
+
+  struct watch {
+    const worker* victim = nullptr;
+    uint64_t jobs_run = 0;
+    int64_t since_ns = 0;
+  };
+  watch watch_;
 };
+
+inline bool worker::affinity_ripe(const worker& victim) noexcept {
+  if (victim.affinity == nullptr || victim.affinity->size_approx() == 0
+      || victim.counters.idle_since.load(std::memory_order_relaxed) != 0)
+    return false;
+  auto jobs = victim.counters.jobs_run.get();
+  auto now = detail::worker_counters::now_ns();
+  if (watch_.victim == &victim && watch_.jobs_run == jobs)
+    return now - watch_.since_ns >= affinity_patience_ns;
+  // Watch this one instead, unless the one watched still qualifies.
+  if (auto* w = watch_.victim; w != nullptr && w != &victim && w->affinity->size_approx() > 0
+                               && w->counters.idle_since.load(std::memory_order_relaxed) == 0
+                               && w->counters.jobs_run.get() == watch_.jobs_run)
+    return false;
+  watch_ = {&victim, jobs, now};
+  return false;
+}
 
 TROUPE_HOT inline bool core::work_visible() const noexcept {
   if (injection.size_approx() > 0)
     return true;
   for (auto& w : workers)
-    if (w->deque.size_approx() > 0)
+    if (w->has_public_work())
       return true;
   return false;
 }
@@ -206,6 +341,11 @@ TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
   TROUPE_ASSERT(on_own_thread());
   if (++tick_ == injection_interval) {
     tick_ = 0;
+    // Neither outside work nor work placed here waits behind a pair of
+    // actors that keep the slot busy.
+    if (affinity != nullptr)
+      if (auto job = affinity->try_pop())
+        return job;
     if (auto job = parent_.injection.try_pop())
       return job;
   }
@@ -216,6 +356,9 @@ TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
   slot_runs = 0;
   if (auto job = deque.pop())
     return job;
+  if (affinity != nullptr)
+    if (auto job = affinity->try_pop())
+      return job;
   if (!later.empty()) {
     auto* job = later.front();
     later.pop_front();
@@ -227,6 +370,11 @@ TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
 TROUPE_HOT inline std::optional<resumable*> worker::steal_round() {
   if (auto job = parent_.injection.try_pop())
     return job;
+  if (place != nullptr) {
+    if (auto job = affinity->try_pop()) // Placed here while we search.
+      return job;
+    return steal_nearest();
+  }
   auto& ws = parent_.workers;
   auto n = ws.size();
   if (n < 2)
@@ -248,12 +396,13 @@ TROUPE_HOT inline std::optional<resumable*> worker::steal_round() {
 
 template <class P>
 concept idle_policy = std::constructible_from<P, core&>
-                      && requires(P& p, worker& w, bool& searching, uint64_t before) {
+                      && requires(P& p, worker& w, bool& searching, uint64_t before, size_t index) {
                            { p.search(w) } -> std::same_as<std::optional<resumable*>>;
                            p.block(w, searching);
                            p.found_work(w, before);
                            p.after_local_push();
                            p.after_injection();
+                           p.after_push_to(index);
                            p.wake_all();
                          };
 

@@ -42,7 +42,9 @@ void worker_pool::start() {
       throw;
     }
     name_thread(threads_[i], thread_name_, i);
-    if (pin_)
+    if (auto cpu = cpu_of(i); cpu >= 0)
+      pin_thread_to(threads_[i], cpu, i);
+    else if (pin_)
       pin_thread(threads_[i], i);
   }
 }

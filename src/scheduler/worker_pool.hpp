@@ -54,6 +54,12 @@ protected:
   /// After every worker returned (or none started): releases the jobs left.
   virtual void drop_leftovers() = 0;
 
+  /// The CPU (OS index) worker `index` must be pinned to whatever
+  /// pin-workers says, or -1 for none.
+  virtual int cpu_of(size_t) const noexcept {
+    return -1;
+  }
+
 private:
   void stop_locked();
 

@@ -37,9 +37,16 @@ namespace troupe::test {
 
 /// Every scheduler policy, as named in the configuration, and every idle
 /// mode of work stealing as "work-stealing/<mode>" (plain "work-stealing" is
-/// its default mode, adaptive).
+/// its default mode, adaptive). The locality policy runs as
+/// "locality/affinity": affinity placement (the one with queues of its own)
+/// on a synthetic topology of two NUMA nodes, a worker each, so that every
+/// steal crosses a level and every unblocked actor may go to the other node.
 inline constexpr const char* every_policy[] = {"work-sharing", "work-stealing",
-                                               "work-stealing/event", "work-stealing/polling"};
+                                               "work-stealing/event", "work-stealing/polling",
+                                               "locality/affinity"};
+
+/// The topology "locality/..." entries run on.
+inline constexpr const char* two_node_topology = "numa:2 core:1 pu:1";
 
 /// The policy part of an entry of every_policy: "work-stealing/event" ->
 /// "work-stealing".
@@ -47,12 +54,18 @@ inline std::string policy_of(std::string_view entry) {
   return std::string{entry.substr(0, entry.find('/'))};
 }
 
-/// Sets the policy and idle mode an entry of every_policy names.
+/// Sets the policy and idle mode (or, for the locality policy, the
+/// placement and topology) an entry of every_policy names.
 inline void apply_policy(scheduler_config& cfg, std::string_view entry) {
   cfg.policy = policy_of(entry);
+  if (cfg.policy == "locality")
+    cfg.topology = two_node_topology;
   if (auto slash = entry.find('/'); slash != std::string_view::npos) {
-    if (!from_string(entry.substr(slash + 1), cfg.idle))
-      throw std::invalid_argument("no idle mode: " + std::string{entry});
+    auto rest = entry.substr(slash + 1);
+    bool known = cfg.policy == "locality" ? from_string(rest, cfg.placement)
+                                          : from_string(rest, cfg.idle);
+    if (!known)
+      throw std::invalid_argument("no idle mode or placement: " + std::string{entry});
   }
 }
 

@@ -52,6 +52,12 @@ public:
     return size_.load(std::memory_order_relaxed);
   }
 
+  /// Whether close() was called.
+  bool closed() {
+    std::lock_guard guard{mtx_};
+    return closed_;
+  }
+
   /// Refuses further pushes and hands back what is left.
   std::vector<T> close() {
     std::lock_guard guard{mtx_};

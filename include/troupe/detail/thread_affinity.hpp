@@ -1,6 +1,7 @@
 #pragma once
 
-// Pins scheduler workers to CPUs (troupe.scheduler.pin-workers).
+// Pins scheduler workers to CPUs (troupe.scheduler.pin-workers, and the
+// locality policy on this machine's topology).
 
 #include <cstddef>
 #include <thread>
@@ -12,5 +13,9 @@ namespace troupe::detail {
 /// warning and leaves the thread unpinned where that fails or is not
 /// supported.
 void pin_thread(std::thread& t, size_t index) noexcept;
+
+/// Pins worker `index`, running on `t`, to CPU `cpu` (an OS index), with a
+/// warning where that fails.
+void pin_thread_to(std::thread& t, int cpu, size_t index) noexcept;
 
 } // namespace troupe::detail

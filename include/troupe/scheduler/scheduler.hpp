@@ -1,7 +1,7 @@
 #pragma once
 
-// The scheduler interface. Policies (work_sharing, work_stealing) implement
-// it; the actor system owns one instance.
+// The scheduler interface. Policies (work_sharing, work_stealing and its
+// locality variant) implement it; the actor system owns one instance.
 
 #include "troupe/resumable.hpp"
 
@@ -35,6 +35,11 @@ struct worker_stats {
   /// Adaptive mode: what those cost: the time spun and the CPU time of the
   /// timed wake-ups that opened them. The idle budget bounds it.
   std::chrono::nanoseconds anticipation_time{0};
+  /// Locality policy: the steals counted in `steals` by victim level,
+  /// nearest first (the levels of troupe.scheduler.topology around this
+  /// worker: its core, shared caches, NUMA node, ... the machine). Empty
+  /// for the other policies.
+  std::vector<uint64_t> steals_by_level;
 };
 
 class scheduler {
@@ -56,7 +61,8 @@ public:
 
   virtual size_t num_workers() const noexcept = 0;
 
-  /// The policy name as in the configuration: "work-sharing", "work-stealing".
+  /// The policy name as in the configuration: "work-sharing", "work-stealing",
+  /// "locality".
   virtual const char* name() const noexcept = 0;
 
   virtual std::vector<worker_stats> stats() const = 0;

@@ -44,7 +44,38 @@ constexpr bool from_string(std::string_view str, idle_mode& x) noexcept {
   return detail::parse_name(str, idle_modes, [](idle_mode y) { return to_string(y); }, x);
 }
 
+/// Where the locality policy puts an actor a message unblocks
+/// (troupe.locality.placement).
+enum class locality_placement {
+  /// LAS/L: on the sender's worker, as work stealing does.
+  local,
+  /// LAS/A: on the worker that ran it last.
+  affinity,
+};
+
+inline constexpr locality_placement locality_placements[] = {locality_placement::local,
+                                                            locality_placement::affinity};
+
+/// "local" or "affinity".
+constexpr std::string_view to_string(locality_placement x) noexcept {
+  return x == locality_placement::local ? "local" : "affinity";
+}
+
+/// Parses a name as written by to_string; false if it is none of them.
+constexpr bool from_string(std::string_view str, locality_placement& x) noexcept {
+  return detail::parse_name(str, locality_placements,
+                            [](locality_placement y) { return to_string(y); }, x);
+}
+
 namespace detail {
+
+/// defaults::locality::placement, parsed at compile time.
+inline constexpr locality_placement default_locality_placement = [] {
+  auto result = locality_placement::local;
+  if (!from_string(defaults::locality::placement, result))
+    throw "defaults::locality::placement names no placement";
+  return result;
+}();
 
 /// defaults::work_stealing::idle_mode, parsed at compile time.
 inline constexpr idle_mode default_idle_mode = [] {
@@ -58,11 +89,19 @@ inline constexpr idle_mode default_idle_mode = [] {
 
 using polling_tier = defaults::work_stealing::polling_tier;
 
-/// The scheduler's part of actor_system_config (keys troupe.scheduler.* and
-/// troupe.work-stealing.*).
+/// The scheduler's part of actor_system_config (keys troupe.scheduler.*,
+/// troupe.work-stealing.* and troupe.locality.*). The locality policy is
+/// work stealing with a steal order and placement of its own: the
+/// work-stealing keys apply to it too.
 struct scheduler_config {
   std::string policy{defaults::scheduler::policy};
-  /// 0: one worker per hardware thread.
+  /// Locality policy: empty for this machine, else an hwloc synthetic
+  /// description.
+  std::string topology{defaults::scheduler::topology};
+  /// Locality policy.
+  locality_placement placement = detail::default_locality_placement;
+  /// 0: one worker per hardware thread (the locality policy: one per core
+  /// of its topology).
   size_t max_threads = defaults::scheduler::max_threads;
   size_t max_throughput = defaults::scheduler::max_throughput;
   bool pin_workers = defaults::scheduler::pin_workers;
@@ -81,7 +120,8 @@ struct scheduler_config {
   /// Event mode only.
   std::chrono::microseconds wait_timeout = defaults::work_stealing::wait_timeout;
 
-  /// The number of workers `max_threads` stands for on this machine.
+  /// The number of workers `max_threads` stands for on this machine (the
+  /// locality policy decides its own for 0).
   size_t num_workers() const noexcept;
 
   /// The most max_threads takes on this machine: 4 per hardware thread, at

@@ -21,6 +21,22 @@
 // (troupe/detail/anticipation.hpp). See src/scheduler/idle/adaptive.hpp for
 // the protocol and why no wake-up is lost; the event and polling modes are
 // beside it in src/scheduler/idle/.
+//
+// The policy "locality" (Barghi and Karsten, "Work-Stealing, Locality-Aware
+// Actor Scheduling") is this scheduler over the memory hierarchy
+// (troupe.scheduler.topology: hwloc's tree of this machine, or a synthetic
+// one): each worker sits on a core (pinned on a real topology), and a thief
+// looks for work level by level, nearest first (its core, shared caches,
+// NUMA node, then the other nodes by distance), skipping levels whose deques
+// look empty and backing off when most of its node polls a single deque.
+// New actors start on the spawner's worker; an actor a message unblocks goes
+// to the sender's worker (troupe.locality.placement = local, LAS/L) or to
+// the worker that ran it last (affinity, LAS/A), through that worker's
+// affinity queue, an array queue whose pushers never wait for a lock;
+// thieves take from it only once the worker has been stuck in one job for
+// a while. Hub actors (spawn<hub>) start on NUMA nodes far from each other.
+// The policy runs the adaptive idle mode only; stats() counts steals by
+// level.
 
 #include "troupe/scheduler/scheduler.hpp"
 #include "troupe/scheduler/scheduler_config.hpp"
@@ -50,9 +66,8 @@ public:
 
   size_t num_workers() const noexcept override;
 
-  const char* name() const noexcept override {
-    return "work-stealing";
-  }
+  /// "work-stealing", or "locality" for the locality policy.
+  const char* name() const noexcept override;
 
   std::vector<worker_stats> stats() const override;
 

@@ -48,11 +48,20 @@ TROUPE_HOT void adaptive::wake_one() {
       return;
     index = sleepers_.back(); // The one parked last: its cache is warmest.
     sleepers_.pop_back();
+    slots_[index].parked.store(false, std::memory_order_relaxed);
     note_newest_sleeper();
     parent_.idle.fetch_add(stealing::one_searching - stealing::one_parked,
                            std::memory_order_seq_cst);
   }
   slots_[index].parker.unpark();
+}
+
+bool adaptive::wake_if_parked(size_t index) {
+  // What a parking worker does when it sees work, done for it.
+  if (!cancel_park(index))
+    return false;
+  slots_[index].parker.unpark();
+  return true;
 }
 
 bool adaptive::cancel_park(size_t index) {
@@ -61,6 +70,7 @@ bool adaptive::cancel_park(size_t index) {
   if (i == sleepers_.end())
     return false;
   sleepers_.erase(i);
+  slots_[index].parked.store(false, std::memory_order_relaxed);
   note_newest_sleeper();
   parent_.idle.fetch_add(stealing::one_searching - stealing::one_parked,
                          std::memory_order_seq_cst);
@@ -72,6 +82,8 @@ void adaptive::wake_all() {
   {
     std::lock_guard guard{sleepers_mtx_};
     parked.swap(sleepers_);
+    for (auto index : parked)
+      slots_[index].parked.store(false, std::memory_order_relaxed);
     note_newest_sleeper();
     parent_.idle.fetch_add(parked.size() * (stealing::one_searching - stealing::one_parked),
                            std::memory_order_seq_cst);
@@ -87,6 +99,7 @@ TROUPE_HOT void adaptive::block(stealing::worker& w, bool& searching) {
   {
     std::lock_guard guard{sleepers_mtx_};
     sleepers_.push_back(index);
+    slots_[index].parked.store(true, std::memory_order_relaxed);
     note_newest_sleeper();
     st.idle.fetch_add(stealing::one_parked - stealing::one_searching, std::memory_order_seq_cst);
   }

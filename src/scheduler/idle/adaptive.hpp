@@ -44,6 +44,14 @@
 // The re-check includes "stopping and nobody runs a job", so a sleeper can't
 // miss the last worker's exit (see the stop rule in work_stealing.cpp).
 //
+// Locality policy: a job pushed onto a worker's affinity queue is for that
+// worker, and thieves leave it alone while the worker is idle. So the
+// pusher wakes that very worker if it is parked, searchers or not (the same
+// push, fence, load idle, then under the mutex: found in sleepers? wake it);
+// a worker that is searching or parking takes the job itself (the re-check
+// sees every affinity queue); one that runs a job may lose it to a thief, so
+// then the pusher wakes one as after any push.
+//
 // Anticipation (troupe/detail/anticipation.hpp): with an idle budget, the newest
 // sleeper (the one wake_one() pops first) may park with a timeout until the
 // window where it expects work, then spin on its parker through it. None of
@@ -91,6 +99,11 @@ public:
     wake_one_if_nobody_searches();
   }
 
+  /// Wakes worker `index` if it is parked, even if others search: thieves
+  /// leave an idle worker's affinity queue to it. Otherwise as
+  /// after_injection: a thief may take the job from a busy worker.
+  void after_push_to(size_t index);
+
   /// Unparks every sleeper, counting them as searching.
   void wake_all();
 
@@ -100,6 +113,10 @@ private:
 
   /// Pops a sleeper and unparks it, unless a worker searches already.
   void wake_one();
+
+  /// Takes worker `index` off sleepers and unparks it, counted as
+  /// searching. False if it wasn't parked.
+  bool wake_if_parked(size_t index);
 
   /// Takes worker `index` off sleepers. False if a waker was first.
   bool cancel_park(size_t index);
@@ -119,6 +136,11 @@ private:
   struct alignas(64) slot {
     /// Unparked by wakers and stop(); parked by the owner.
     detail::parker parker;
+    /// In sleepers_; written under sleepers_mtx_, read without it by
+    /// after_push_to, so that a push to a worker that isn't parked takes no
+    /// lock (the owner stores it before its re-check's fence, the pusher
+    /// loads it after its push's: one of them sees the other).
+    std::atomic<bool> parked{false};
     /// Owner only: rounds the next spin may take, between min_spin_rounds
     /// and spin_attempts. Doubles when spinning found work, halves when the
     /// worker had to park: under a steady trickle of work (a message every
@@ -146,6 +168,15 @@ private:
 
 TROUPE_HOT inline void adaptive::wake_one_if_nobody_searches() {
   detail::full_fence(); // Order the push before the load of idle.
+  auto x = parent_.idle.load(std::memory_order_relaxed);
+  if (stealing::num_searching(x) == 0 && stealing::num_parked(x) > 0)
+    wake_one();
+}
+
+inline void adaptive::after_push_to(size_t index) {
+  detail::full_fence(); // Order the push before the loads of parked and idle.
+  if (slots_[index].parked.load(std::memory_order_relaxed) && wake_if_parked(index))
+    return;
   auto x = parent_.idle.load(std::memory_order_relaxed);
   if (stealing::num_searching(x) == 0 && stealing::num_parked(x) > 0)
     wake_one();

@@ -3,7 +3,11 @@
 namespace troupe::detail::idle {
 
 void event::signal_next_sleeper() {
-  auto& s = slots_[next_signalled_.fetch_add(1, std::memory_order_relaxed) % parent_.size()];
+  signal(next_signalled_.fetch_add(1, std::memory_order_relaxed) % parent_.size());
+}
+
+void event::signal(size_t index) {
+  auto& s = slots_[index];
   std::lock_guard guard{s.mtx};
   if (s.sleeping)
     s.cv.notify_one();
@@ -25,7 +29,8 @@ void event::block(stealing::worker& w, bool&) {
     std::unique_lock lock{s.mtx};
     s.sleeping = true;
     w.counters.parks.bump();
-    while (st.injection.size_approx() == 0 && !st.done()) {
+    auto placed_here = [&w] { return w.affinity != nullptr && w.affinity->size_approx() > 0; };
+    while (st.injection.size_approx() == 0 && !placed_here() && !st.done()) {
       if (s.cv.wait_for(lock, st.cfg.wait_timeout) == std::cv_status::timeout) {
         timed_out = true;
         break;

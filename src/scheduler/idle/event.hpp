@@ -19,8 +19,11 @@
 // rule of work_stealing.cpp holds unchanged; its wait also ends when
 // stopping and nobody runs a job.
 //
+// Locality policy: a job pushed onto a worker's affinity queue signals that
+// worker, whose wait also ends when its affinity queue holds a job.
+//
 // Threads: search() and block() on the worker's own thread;
-// after_injection() and wake_all() from any thread.
+// after_injection(), after_push_to() and wake_all() from any thread.
 
 #include "tiers.hpp"
 
@@ -61,12 +64,20 @@ public:
     signal_next_sleeper();
   }
 
+  /// Signals worker `index`: the job is its own (see adaptive.hpp).
+  void after_push_to(size_t index) {
+    signal(index);
+  }
+
   /// Signals every worker waiting on its event.
   void wake_all();
 
 private:
   /// Algorithm 2: signals the next worker round-robin if it sleeps.
   void signal_next_sleeper();
+
+  /// Signals worker `index` if it sleeps.
+  void signal(size_t index);
 
   /// The worker the next external enqueue signals.
   alignas(64) std::atomic<size_t> next_signalled_{0};

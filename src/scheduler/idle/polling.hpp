@@ -47,6 +47,9 @@ public:
   void after_injection() {
   }
 
+  void after_push_to(size_t) {
+  }
+
   void wake_all() {
   }
 };

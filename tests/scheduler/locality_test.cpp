@@ -1,0 +1,384 @@
+// The locality policy: the steal order over a synthetic topology (one thief
+// driven by hand, no threads), where unblocked actors and hubs start, the
+// per-level steal counters, and the configuration keys. The whole actor and
+// scheduler suite runs on the policy too (tests/support/policies.hpp).
+
+#include "../../src/scheduler/work_stealing_core.hpp"
+#include "../support/policies.hpp"
+
+#include "troupe/actor_system.hpp"
+#include "troupe/actor_system_config.hpp"
+#include "troupe/event_based_actor.hpp"
+#include "troupe/scoped_actor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace troupe;
+using namespace std::chrono_literals;
+
+namespace {
+
+// -- one thief by hand --------------------------------------------------------
+
+/// A job that is never run, only moved between queues.
+struct token final : resumable {
+  int id;
+  explicit token(int x) : id(x) {}
+  resume_result resume(execution_unit*, size_t) override {
+    return resume_result::done;
+  }
+  void ref_resumable() const noexcept override {}
+  void deref_resumable() const noexcept override {}
+};
+
+struct hand_worker final : detail::stealing::worker {
+  using worker::worker;
+  void exec_later(resumable*) override {}
+};
+
+/// A locality core whose workers never run: the test thread pushes onto
+/// their deques and steals as any of them.
+struct hand_core final : detail::stealing::core {
+  explicit hand_core(const scheduler_config& cfg) : core(cfg) {
+    for (size_t i = 0; i < size(); ++i)
+      workers.push_back(std::make_unique<hand_worker>(*this, i));
+  }
+  ~hand_core() override {
+    for (auto& w : workers) // The tokens live on the test's stack.
+      while (w->deque.pop() || (w->affinity && w->affinity->try_pop())) {
+      }
+  }
+  void run_worker(size_t) override {}
+  void request_stop() override {}
+};
+
+scheduler_config synthetic(const char* topology, size_t workers) {
+  scheduler_config cfg;
+  cfg.policy = "locality";
+  cfg.topology = topology;
+  cfg.max_threads = workers;
+  return cfg;
+}
+
+int id_of(std::optional<resumable*> job) {
+  return job ? static_cast<token*>(*job)->id : -1;
+}
+
+/// Two packages of two NUMA nodes of two cores: worker 0's levels are its
+/// node (1), its package (2-3), the machine (4-7).
+constexpr const char* two_packages = "package:2 numa:2 core:2 pu:1";
+
+TEST(locality_steal_order, a_thief_takes_from_its_own_node_before_the_other_package) {
+  hand_core c{synthetic(two_packages, 8)};
+  token near{1}, mid{2}, far{3};
+  c.workers[6]->deque.push(&far);
+  c.workers[3]->deque.push(&mid);
+  c.workers[1]->deque.push(&near);
+  auto& thief = *c.workers[0];
+  EXPECT_EQ(id_of(thief.steal_round()), 1);
+  EXPECT_EQ(id_of(thief.steal_round()), 2);
+  EXPECT_EQ(id_of(thief.steal_round()), 3);
+  EXPECT_EQ(id_of(thief.steal_round()), -1);
+  auto stats = thief.counters.snapshot();
+  EXPECT_EQ(stats.steals, 3u);
+  ASSERT_EQ(thief.place->levels.size(), 3u);
+  for (size_t lv = 0; lv < 3; ++lv)
+    EXPECT_EQ(thief.level_steals[lv].get(), 1u) << "level " << lv;
+}
+
+TEST(locality_steal_order, levels_whose_deques_look_empty_cost_no_steal_attempt) {
+  hand_core c{synthetic(two_packages, 8)};
+  token far{7};
+  c.workers[7]->deque.push(&far);
+  auto& thief = *c.workers[0];
+  EXPECT_EQ(id_of(thief.steal_round()), 7);
+  auto stats = thief.counters.snapshot();
+  EXPECT_EQ(stats.steal_attempts, 1u); // Only the one victim with work.
+  EXPECT_EQ(thief.level_steals[2].get(), 1u);
+}
+
+TEST(locality_steal_order, a_thief_takes_from_the_affinity_queue_of_a_busy_worker_only) {
+  hand_core c{synthetic(two_packages, 8)};
+  token placed{5};
+  ASSERT_TRUE(c.workers[5]->affinity->try_push(&placed));
+  EXPECT_TRUE(c.work_visible());
+  c.workers[5]->counters.end_idle();
+  c.workers[5]->counters.begin_idle(); // Idle: the job is its own to run.
+  EXPECT_EQ(id_of(c.workers[0]->steal_round()), -1);
+  EXPECT_TRUE(c.work_visible()) << "a sleeper's re-check must still see it";
+  c.workers[5]->counters.end_idle(); // Busy, but it may just have finished.
+  EXPECT_EQ(id_of(c.workers[0]->steal_round()), -1);
+  std::this_thread::sleep_for(1ms); // Busy with one job all along: stuck.
+  EXPECT_EQ(id_of(c.workers[0]->steal_round()), 5);
+  EXPECT_FALSE(c.work_visible());
+}
+
+TEST(locality_steal_order, a_searching_worker_takes_what_was_placed_on_it_first) {
+  hand_core c{synthetic(two_packages, 8)};
+  token mine{0}, near{1};
+  c.workers[1]->deque.push(&near);
+  ASSERT_TRUE(c.workers[0]->affinity->try_push(&mine));
+  EXPECT_EQ(id_of(c.workers[0]->steal_round()), 0);
+  EXPECT_EQ(c.workers[0]->counters.snapshot().steals, 0u);
+}
+
+TEST(locality_steal_order, most_thieves_back_off_from_a_single_deque_their_node_crowds) {
+  // Node 0 is workers 0-3; only worker 1 has work. With the node's polling
+  // count far above half of it, a thief steals in few rounds; with nobody
+  // else polling, in every round.
+  hand_core c{synthetic("numa:2 core:4 pu:1", 8)};
+  std::deque<token> jobs; // Tokens don't move.
+  for (int i = 0; i < 200; ++i)
+    jobs.emplace_back(i);
+  for (auto& j : jobs)
+    c.workers[1]->deque.push(&j);
+  auto& thief = *c.workers[0];
+  ASSERT_TRUE(thief.place->levels[0].same_numa_node);
+  auto rounds_won = [&](uint32_t others_polling) {
+    c.locality->polling[0].count.store(others_polling);
+    int won = 0;
+    for (int i = 0; i < 100; ++i)
+      won += thief.steal_round() ? 1 : 0;
+    c.locality->polling[0].count.store(0);
+    return won;
+  };
+  EXPECT_EQ(rounds_won(0), 100);
+  // 19 others and the thief poll: about half of the node's 4 workers, 2 in
+  // 20, go on (random, but seeded by the worker's index).
+  auto crowded = rounds_won(19);
+  EXPECT_GT(crowded, 0) << "somebody must still steal";
+  EXPECT_LT(crowded, 30);
+}
+
+TEST(locality_steal_order, a_second_deque_with_work_means_no_back_off) {
+  hand_core c{synthetic("numa:2 core:4 pu:1", 8)};
+  std::deque<token> jobs; // Tokens don't move.
+  for (int i = 0; i < 200; ++i)
+    jobs.emplace_back(i);
+  for (size_t i = 0; i < jobs.size(); ++i)
+    c.workers[1 + i % 2]->deque.push(&jobs[i]);
+  c.locality->polling[0].count.store(200);
+  int won = 0;
+  for (int i = 0; i < 100; ++i)
+    won += c.workers[0]->steal_round() ? 1 : 0;
+  c.locality->polling[0].count.store(0);
+  EXPECT_EQ(won, 100);
+}
+
+TEST(locality_placement, affinity_sends_an_unblocked_actor_back_to_the_worker_that_ran_it) {
+  auto cfg = synthetic(two_packages, 8);
+  cfg.placement = locality_placement::affinity;
+  hand_core c{cfg};
+  token job{1};
+  auto& w0 = *c.workers[0];
+  EXPECT_EQ(c.placement_of(&job, &w0), nullptr) << "a new actor starts where it is";
+  job.set_last_worker(5);
+  EXPECT_EQ(c.placement_of(&job, &w0), c.workers[5].get());
+  EXPECT_EQ(c.placement_of(&job, nullptr), c.workers[5].get()) << "from outside too";
+  EXPECT_EQ(c.placement_of(&job, c.workers[5].get()), nullptr) << "already there";
+}
+
+TEST(locality_placement, local_placement_runs_an_unblocked_actor_on_the_senders_worker) {
+  hand_core c{synthetic(two_packages, 8)};
+  token job{1};
+  job.set_last_worker(5);
+  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()), nullptr);
+  EXPECT_EQ(c.placement_of(&job, nullptr), nullptr);
+}
+
+TEST(locality_placement, hubs_take_the_numa_nodes_farthest_apart_first) {
+  hand_core c{synthetic(two_packages, 8)};
+  // Nodes 0 and 1 share package 0, nodes 2 and 3 package 1; two workers
+  // each. The first hub goes to node 0, the next to the other package.
+  std::vector<uint32_t> nodes;
+  for (int i = 0; i < 8; ++i) {
+    token hub_job{i};
+    hub_job.set_last_worker(resumable::new_hub);
+    auto* w = c.placement_of(&hub_job, nullptr);
+    nodes.push_back(w != nullptr ? w->place->numa_node : 0);
+    EXPECT_EQ(hub_job.last_worker(), resumable::never_ran) << "only its first start is spread";
+  }
+  EXPECT_EQ(nodes, (std::vector<uint32_t>{0, 2, 1, 3, 0, 2, 1, 3}));
+}
+
+// -- placement, with running workers ------------------------------------------
+
+struct where {
+  std::mutex mtx;
+  std::vector<std::thread::id> ids;
+  void add() {
+    std::lock_guard guard{mtx};
+    ids.push_back(std::this_thread::get_id());
+  }
+};
+
+struct locality_config : actor_system_config {
+  locality_config(const char* topology, size_t workers, locality_placement placement) {
+    scheduler.policy = "locality";
+    scheduler.topology = topology;
+    scheduler.max_threads = workers;
+    scheduler.placement = placement;
+  }
+};
+
+TEST(locality_placement, work_placed_on_a_worker_runs_even_while_two_actors_keep_it_busy) {
+  // One worker: no thief. Two actors ping-pong through its slot for as long
+  // as the test runs; a request to a third actor placed on the same worker
+  // must still be served.
+  locality_config cfg{"numa:1 core:1 pu:1", 1, locality_placement::affinity};
+  actor_system sys{cfg};
+  std::atomic<bool> stop{false};
+  auto bouncer = [&stop](event_based_actor* self) -> behavior {
+    return {[self, &stop](actor other) {
+      if (!stop.load())
+        self->send(other, actor{self->self_handle()});
+    }};
+  };
+  auto a = sys.spawn(bouncer);
+  auto b = sys.spawn(bouncer);
+  auto echo = sys.spawn([](event_based_actor*) -> behavior {
+    return {[](int x) { return x + 1; }};
+  });
+  scoped_actor self{sys};
+  int got = 0;
+  self->request(echo, test::patience, 1).receive([&](int x) { got = x; }, [](error&) {});
+  ASSERT_EQ(got, 2); // The echo has run once: its worker is now known.
+  self->send(a, b);
+  self->request(echo, test::patience, 2)
+    .receive([&](int x) { got = x; }, [](error& err) { FAIL() << to_string(err); });
+  stop.store(true);
+  EXPECT_EQ(got, 3);
+}
+
+TEST(locality_placement, the_policy_refuses_an_idle_mode_other_than_adaptive) {
+  locality_config cfg{"numa:2 core:1 pu:1", 2, locality_placement::local};
+  cfg.scheduler.idle = idle_mode::event;
+  try {
+    actor_system sys{cfg};
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& ex) {
+    EXPECT_NE(std::string{ex.what()}.find("troupe.work-stealing.idle-mode"), std::string::npos)
+      << ex.what();
+  }
+}
+
+TEST(locality_placement, hubs_start_on_different_numa_nodes) {
+  locality_config cfg{"numa:4 core:1 pu:1", 4, locality_placement::local};
+  actor_system sys{cfg};
+  // On a synthetic topology worker i is core i, node i: its thread is what
+  // tells the node, so each hub reports its worker's thread.
+  constexpr int hubs = 4;
+  where seen;
+  std::atomic<int> started{0};
+  for (int i = 0; i < hubs; ++i)
+    sys.spawn<hub>([&](event_based_actor* self) -> behavior {
+      seen.add();
+      started.fetch_add(1);
+      self->quit();
+      return {};
+    });
+  auto deadline = std::chrono::steady_clock::now() + test::patience;
+  while (started.load() < hubs && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(started.load(), hubs);
+  std::set<std::thread::id> threads(seen.ids.begin(), seen.ids.end());
+  // Each starts where it was placed: thieves leave an idle worker's
+  // affinity queue alone, even one whose thread has not started yet.
+  EXPECT_EQ(threads.size(), 4u);
+}
+
+TEST(locality_placement, stats_count_steals_by_level_and_name_the_policy) {
+  locality_config cfg{two_packages, 8, locality_placement::local};
+  actor_system sys{cfg};
+  EXPECT_STREQ(sys.scheduler().name(), "locality");
+  // Fan work out from one actor so that thieves find it.
+  std::atomic<int> done{0};
+  constexpr int jobs = 2000;
+  sys.spawn([&](event_based_actor* self) {
+    for (int i = 0; i < jobs; ++i)
+      self->spawn([&](event_based_actor* child) {
+        volatile double x = 1;
+        for (int k = 0; k < 2000; ++k)
+          x = x * 1.0000001;
+        done.fetch_add(1);
+        child->quit();
+      });
+    self->quit();
+  });
+  auto deadline = std::chrono::steady_clock::now() + test::patience;
+  while (done.load() < jobs && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(done.load(), jobs);
+  uint64_t steals = 0, by_level = 0;
+  for (auto& s : sys.scheduler_stats()) {
+    ASSERT_EQ(s.steals_by_level.size(), 3u);
+    steals += s.steals;
+    for (auto n : s.steals_by_level)
+      by_level += n;
+  }
+  EXPECT_GT(steals, 0u) << "the children never left the spawner's worker";
+  EXPECT_EQ(by_level, steals);
+}
+
+TEST(locality_placement, work_stealing_reports_no_levels) {
+  actor_system_config cfg;
+  cfg.scheduler.max_threads = 2;
+  actor_system sys{cfg};
+  for (auto& s : sys.scheduler_stats())
+    EXPECT_TRUE(s.steals_by_level.empty());
+}
+
+// -- configuration -------------------------------------------------------------
+
+TEST(locality_config, the_keys_parse_and_bad_values_name_the_key) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.scheduler.policy=locality",
+                        "--troupe.scheduler.topology=numa:2 core:2 pu:1",
+                        "--troupe.locality.placement=affinity"});
+  EXPECT_FALSE(err) << to_string(err);
+  EXPECT_EQ(cfg.scheduler.policy, "locality");
+  EXPECT_EQ(cfg.scheduler.topology, "numa:2 core:2 pu:1");
+  EXPECT_EQ(cfg.scheduler.placement, locality_placement::affinity);
+
+  actor_system_config bad_topology;
+  err = bad_topology.parse({"--troupe.scheduler.topology=core:banana"});
+  ASSERT_TRUE(err);
+  EXPECT_NE(to_string(err).find("troupe.scheduler.topology"), std::string::npos)
+    << to_string(err);
+  EXPECT_EQ(bad_topology.scheduler.topology, "");
+
+  actor_system_config bad_placement;
+  err = bad_placement.parse({"--troupe.locality.placement=nearby"});
+  ASSERT_TRUE(err);
+  EXPECT_NE(to_string(err).find("troupe.locality.placement"), std::string::npos)
+    << to_string(err);
+  EXPECT_NE(to_string(err).find("local, affinity"), std::string::npos) << to_string(err);
+}
+
+TEST(locality_config, this_machines_topology_runs_actors) {
+  locality_config cfg{"", 2, locality_placement::local};
+  actor_system sys{cfg};
+  scoped_actor self{sys};
+  auto echo = sys.spawn([](event_based_actor*) -> behavior {
+    return {[](int x) { return x + 1; }};
+  });
+  int got = 0;
+  self->request(echo, test::patience, 41).receive([&](int x) { got = x; },
+                                                  [](error& err) { FAIL() << to_string(err); });
+  EXPECT_EQ(got, 42);
+}
+
+} // namespace
