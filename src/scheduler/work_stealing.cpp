@@ -141,12 +141,10 @@ void core::drop_leftovers() {
   detail::full_fence();
   for (auto* job : injection.close())
     job->deref_resumable();
+  drop_placed();
   for (auto& w : workers) { // The owners are gone (joined): popping is safe.
     if (auto* job = std::exchange(w->next_job, nullptr))
       job->deref_resumable();
-    if (w->affinity != nullptr)
-      while (auto job = w->affinity->try_pop())
-        (*job)->deref_resumable();
     for (auto* job : w->later)
       job->deref_resumable();
     w->later.clear();
@@ -217,6 +215,13 @@ TROUPE_HOT std::optional<resumable*> worker::steal_nearest() {
     }
   }
   return std::nullopt;
+}
+
+void core::drop_placed() noexcept {
+  for (auto& w : workers)
+    if (w->affinity != nullptr)
+      while (auto job = w->affinity->try_pop())
+        (*job)->deref_resumable();
 }
 
 std::optional<resumable*> worker::steal_from_random_victim() {
@@ -352,9 +357,7 @@ public:
       // drop this one too (see drop_leftovers).
       detail::full_fence();
       if (stopping.load(std::memory_order_relaxed) && injection.closed())
-        for (auto& w : workers)
-          while (auto left = w->affinity->try_pop())
-            (*left)->deref_resumable();
+        drop_placed();
       return;
     }
     if (!injection.push(job)) {

@@ -136,6 +136,10 @@ struct core : worker_pool {
 
   void never_started(size_t started) override;
   void drop_leftovers() override;
+
+  /// Releases every job waiting in an affinity queue (locality policy):
+  /// after stop, whichever of stop() and a racing outside push comes last.
+  void drop_placed() noexcept;
   int cpu_of(size_t index) const noexcept override;
 
   /// Locality policy: the worker whose affinity queue `job` should go to
