@@ -201,6 +201,11 @@ void scheduled_actor::unbecome() {
 
 void scheduled_actor::replay_stash() {
   behavior_changed_ = false;
+  // Still awaiting after a change means an awaited response came: what was
+  // deferred may be the answer to another awaited request. Look once more.
+  if (!awaited_.empty())
+    mailbox_.reveal_deferred();
+  mailbox_.hide_deferred(!awaited_.empty());
   if (!stash_.empty())
     mailbox_.prepend(std::move(stash_));
 }
@@ -221,6 +226,7 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
   if (idle_ != nullptr) [[unlikely]]
     if (!elem->mid.is_system() || !elem->payload.match_elements<detail::idle_timeout_msg>())
       idle_->last_activity = system().clock().now();
+  bool was_awaiting = !awaited_.empty();
   consume_result result;
   try {
     if (elem->mid.is_response())
@@ -235,17 +241,26 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
     current_element_ = nullptr;
     graveyard_.clear();
     on_exception(std::current_exception(), elem.get());
+    mailbox_.hide_deferred(!awaited_.empty());
     return consume_result::consumed;
   }
   current_element_ = nullptr;
   if (!graveyard_.empty())
     graveyard_.clear();
-  if (result == consume_result::skipped)
-    stash_.push_back(elem.release());
+  if (result == consume_result::skipped) {
+    // Skipped while awaiting: deferred, hidden until the await ends, so the
+    // next await does not pop it again (a backlog would cost quadratic time).
+    if (was_awaiting && !awaited_.empty() && !elem->is_urgent())
+      mailbox_.defer(elem.release());
+    else
+      stash_.push_back(elem.release());
+  }
   if (quit_requested_ || (bhvr_stack_.empty() && pending_live_ == 0))
     finish_if_idle();
   else if (behavior_changed_ && result == consume_result::consumed)
     replay_stash();
+  // An await that began in this handler hides what was deferred before.
+  mailbox_.hide_deferred(!awaited_.empty());
   return result;
 }
 

@@ -3,7 +3,9 @@
 // The engine of event-based actors: a behavior stack, pending responses, a
 // stash of skipped messages, and `resume`, which a scheduler worker (or the
 // actor's own thread, if detached) calls to handle up to `max_throughput`
-// messages.
+// messages. What an await skips stays in the mailbox, deferred and hidden
+// until the await ends (mailbox_queue::defer), so a backlog behind a chain
+// of awaits is looked at once per message, not once per await.
 
 #include "troupe/actor_clock.hpp"
 #include "troupe/behavior.hpp"

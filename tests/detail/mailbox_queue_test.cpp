@@ -259,6 +259,101 @@ TEST(mailbox_queue, push_front_puts_one_message_back_first) {
   EXPECT_EQ(drain(q), (std::vector<uint32_t>{0, 1, 2}));
 }
 
+TEST(mailbox_queue, hidden_deferred_messages_wait_and_come_back_first_in_arrival_order) {
+  auto m = make_msgs(6);
+  queue q;
+  for (uint32_t i = 0; i < 4; ++i)
+    q.push(&m[i]);
+  // An awaiting actor pops 0 and 1 and defers them.
+  q.hide_deferred(true);
+  q.defer(q.pop());
+  q.defer(q.pop());
+  EXPECT_EQ(q.size(), 4u) << "deferred messages are still queued";
+  EXPECT_EQ(q.peek(), &m[2]) << "hidden ones are not what comes next";
+  q.defer(q.pop());
+  q.push(&m[4]);
+  EXPECT_EQ(q.pop(), &m[3]);
+  EXPECT_EQ(q.pop(), &m[4]);
+  EXPECT_EQ(q.pop(), nullptr);
+  // The await ends: 0, 1 and 2 come before everything newer.
+  q.hide_deferred(false);
+  q.push(&m[5]);
+  EXPECT_EQ(drain(q), (std::vector<uint32_t>{0, 1, 2, 5}));
+}
+
+TEST(mailbox_queue, hidden_deferred_messages_let_the_queue_block_and_are_shown_after) {
+  auto m = make_msgs(2);
+  queue q;
+  q.push(&m[0]);
+  q.hide_deferred(true);
+  q.defer(q.pop());
+  EXPECT_TRUE(q.empty()) << "nothing pop() could return";
+  EXPECT_EQ(q.size(), 1u);
+  EXPECT_TRUE(q.try_block()) << "a hidden message must not keep the actor spinning";
+  EXPECT_EQ(q.push(&m[1]), inbox_result::unblocked_reader);
+  EXPECT_EQ(q.pop(), &m[1]);
+  q.hide_deferred(false);
+  EXPECT_FALSE(q.empty());
+  EXPECT_FALSE(q.try_block());
+  EXPECT_EQ(drain(q), (std::vector<uint32_t>{0}));
+}
+
+TEST(mailbox_queue, revealed_deferred_messages_come_out_once_more_while_hidden) {
+  auto m = make_msgs(4);
+  queue q;
+  for (auto& x : m)
+    q.push(&x);
+  q.hide_deferred(true);
+  q.defer(q.pop());
+  q.defer(q.pop());
+  EXPECT_EQ(q.pop(), &m[2]);
+  // Another awaited response came: what was deferred is looked at again,
+  // before 3, and deferred anew if it still does not match.
+  q.reveal_deferred();
+  EXPECT_EQ(q.pop(), &m[0]);
+  q.defer(&m[0]);
+  EXPECT_EQ(q.pop(), &m[1]);
+  EXPECT_EQ(q.pop(), &m[3]);
+  EXPECT_EQ(q.pop(), nullptr);
+  q.hide_deferred(false);
+  EXPECT_EQ(drain(q), (std::vector<uint32_t>{0}));
+}
+
+TEST(mailbox_queue, prepend_and_push_front_go_ahead_of_what_pop_returns_next) {
+  auto m = make_msgs(5);
+  queue q;
+  for (uint32_t i = 1; i < 5; ++i)
+    q.push(&m[i]);
+  list taken;
+  taken.push_back(q.pop()); // 1
+  q.hide_deferred(true);
+  q.defer(q.pop()); // 2, hidden
+  // Hidden: what goes back comes before the normal cache ...
+  q.prepend(std::move(taken));
+  EXPECT_EQ(q.pop(), &m[1]);
+  q.push_front(&m[1]);
+  EXPECT_EQ(q.pop(), &m[1]);
+  // ... shown: before the deferred messages.
+  q.hide_deferred(false);
+  q.push_front(&m[1]);
+  q.push_front(&m[0]);
+  EXPECT_EQ(drain(q), (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(mailbox_queue, close_returns_deferred_messages_in_their_place) {
+  auto m = make_msgs(4, {3});
+  queue q;
+  for (auto& x : m)
+    q.push(&x);
+  q.hide_deferred(true);
+  EXPECT_EQ(q.pop(), &m[3]);
+  q.defer(q.pop());
+  q.push_front(&m[3]);
+  auto rest = q.close();
+  EXPECT_EQ(seqs(rest), (std::vector<uint32_t>{3, 0, 1, 2}));
+  EXPECT_EQ(q.size(), 0u);
+}
+
 TEST(mailbox_queue, size_counts_queued_and_cached_messages) {
   auto m = make_msgs(4);
   queue q;

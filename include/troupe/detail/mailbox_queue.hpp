@@ -7,6 +7,12 @@
 // inbox in one exchange and reverses it into the caches: a sender's messages
 // come out in the order it pushed them, and urgent ones come out first.
 //
+// A third cache, the deferred list, sits between the two: normal messages an
+// actor skipped while it awaits a response. While the actor awaits, it hides
+// that list (hide_deferred), so the next await does not pop and skip the same
+// messages again; shown, the list comes out before the normal cache, in the
+// order the messages arrived.
+//
 // Threads: push(), size(), blocked() and closed() from any thread; every
 // other member only from the consumer (the thread currently running the
 // actor). Nothing here allocates.
@@ -221,7 +227,7 @@ public:
 
   explicit mailbox_queue(const Deleter& del) noexcept(
     std::is_nothrow_copy_constructible_v<Deleter>)
-    : inbox_(del), urgent_(del), normal_(del) {}
+    : inbox_(del), urgent_(del), normal_(del), deferred_(del) {}
 
   mailbox_queue(const mailbox_queue&) = delete;
   mailbox_queue& operator=(const mailbox_queue&) = delete;
@@ -257,26 +263,53 @@ public:
   /// The next message without removing it (urgent first), or nullptr.
   T* peek() noexcept {
     consumer_check check{consumers_};
-    if (urgent_.empty() && normal_.empty() && !fetch_more())
-      return nullptr;
-    return !urgent_.empty() ? urgent_.front() : normal_.front();
+    auto* from = next_cache();
+    return from != nullptr ? from->front() : nullptr;
   }
 
-  /// Removes and returns the next message (urgent first), or nullptr. The
-  /// caller owns it.
+  /// Removes and returns the next message (urgent first, then the shown
+  /// deferred ones), or nullptr. The caller owns it.
   T* pop() noexcept {
     consumer_check check{consumers_};
-    if (urgent_.empty() && normal_.empty() && !fetch_more())
+    auto* from = next_cache();
+    if (from == nullptr)
       return nullptr;
-    auto* x = !urgent_.empty() ? urgent_.pop_front() : normal_.pop_front();
     cached_.store(cached_.load(std::memory_order_relaxed) - 1,
                   std::memory_order_relaxed);
-    return x;
+    return from->pop_front();
   }
 
-  /// True if no message is cached or queued.
+  /// True if pop() has nothing to return: no message is cached or queued
+  /// but hidden deferred ones.
   bool empty() const noexcept {
-    return urgent_.empty() && normal_.empty() && inbox_.empty();
+    return urgent_.empty() && shown_deferred_empty() && normal_.empty() && inbox_.empty();
+  }
+
+  /// Puts a normal message the actor skipped at the end of the deferred
+  /// list. Only for messages pop() returned since the list was last shown
+  /// or revealed: the list must stay in the order the messages arrived.
+  void defer(T* x) noexcept {
+    consumer_check check{consumers_};
+    TROUPE_ASSERT(!x->is_urgent());
+    TROUPE_ASSERT(!inbox_.closed()); // close() handed every message out
+    deferred_.push_back(x);
+    cached_.store(cached_.load(std::memory_order_relaxed) + 1,
+                  std::memory_order_relaxed);
+  }
+
+  /// Hides the deferred messages from peek() and pop() (true) or shows them
+  /// again, ahead of the normal cache (false).
+  void hide_deferred(bool hidden) noexcept {
+    consumer_check check{consumers_};
+    deferred_hidden_ = hidden;
+  }
+
+  /// Moves the deferred messages in front of the normal cache, where pop()
+  /// returns each once more even while the list is hidden: for an actor
+  /// whose awaited responses changed, so what it skipped may match now.
+  void reveal_deferred() noexcept {
+    consumer_check check{consumers_};
+    normal_.splice_front(deferred_);
   }
 
   /// Marks the actor blocked if it has no message at all; then the next push
@@ -286,7 +319,7 @@ public:
       // Not across the inbox's CAS: once blocked, a sender may schedule the
       // actor on another thread before this call has returned.
       consumer_check check{consumers_};
-      if (!urgent_.empty() || !normal_.empty())
+      if (!urgent_.empty() || !shown_deferred_empty() || !normal_.empty())
         return false;
     }
     return inbox_.try_block();
@@ -302,15 +335,16 @@ public:
   void push_front(T* x) noexcept {
     consumer_check check{consumers_};
     TROUPE_ASSERT(!inbox_.closed()); // close() handed every message out
-    (x->is_urgent() ? urgent_ : normal_).push_front(x);
+    (x->is_urgent() ? urgent_ : normal_front()).push_front(x);
     cached_.store(cached_.load(std::memory_order_relaxed) + 1,
                   std::memory_order_relaxed);
   }
 
-  /// Puts `xs` back in front of every other message, keeping their order:
-  /// used when skipped (stashed) messages get another chance after a
-  /// behaviour change. Urgent ones go in front of the urgent cache and normal
-  /// ones in front of the normal cache, so urgent messages still come first.
+  /// Puts `xs` back in front of every other message pop() would return,
+  /// keeping their order: used when skipped (stashed) messages get another
+  /// chance after a behaviour change. Urgent ones go in front of the urgent
+  /// cache and normal ones in front of the shown deferred list or the normal
+  /// cache, so urgent messages still come first.
   void prepend(list_type&& xs) noexcept {
     consumer_check check{consumers_};
     TROUPE_ASSERT(xs.empty() || !inbox_.closed()); // close() handed every message out
@@ -322,7 +356,7 @@ public:
     while (auto* x = xs.pop_front())
       (x->is_urgent() ? urgent : normal).push_back(x);
     urgent_.splice_front(urgent);
-    normal_.splice_front(normal);
+    normal_front().splice_front(normal);
     cached_.store(cached_.load(std::memory_order_relaxed) + n,
                   std::memory_order_relaxed);
   }
@@ -334,6 +368,7 @@ public:
     consumer_check check{consumers_};
     auto* x = inbox_.close();
     list_type result{std::move(urgent_)};
+    result.splice_back(deferred_);
     result.splice_back(normal_);
     // What pop() would do next: reverse the inbox into urgent and normal.
     list_type urgent{result.get_deleter()};
@@ -350,6 +385,27 @@ public:
   }
 
 private:
+  bool shown_deferred_empty() const noexcept {
+    return deferred_hidden_ || deferred_.empty();
+  }
+
+  /// Where a normal message goes to come out next.
+  list_type& normal_front() noexcept {
+    return deferred_hidden_ ? normal_ : deferred_;
+  }
+
+  /// The cache pop() takes from, after fetching the inbox if they are all
+  /// empty; nullptr if there is nothing to take.
+  list_type* next_cache() noexcept {
+    if (!urgent_.empty())
+      return &urgent_;
+    if (!shown_deferred_empty())
+      return &deferred_;
+    if (normal_.empty() && !fetch_more())
+      return nullptr;
+    return !urgent_.empty() ? &urgent_ : &normal_;
+  }
+
   /// Moves the inbox into the (empty) caches. Walking the newest-first stack
   /// and pushing each node to the front of its cache reverses it to FIFO.
   bool fetch_more() noexcept {
@@ -378,6 +434,8 @@ private:
   // Consumer-only: written and read only by the thread running the actor.
   alignas(64) list_type urgent_;
   list_type normal_;
+  list_type deferred_;
+  bool deferred_hidden_ = false;
 
   // Written only by the consumer (relaxed stores); read by size() anywhere.
   std::atomic<size_t> cached_{0};
