@@ -135,9 +135,80 @@ inline uint64_t words_sum(const std::vector<uint64_t>& xs) {
   return sum;
 }
 
+/// words_sum(dictionary_value(key, words)) without building the value.
+inline uint64_t dictionary_value_sum(uint64_t key, uint64_t words) {
+  uint64_t triangle = words % 2 == 0 ? (words / 2) * (words - 1) : words * ((words - 1) / 2);
+  return words * key * 0x9e3779b97f4a7c15ULL + triangle;
+}
+
 /// Seed of worker `id`'s request stream.
 inline uint64_t worker_seed(uint64_t id) {
   return 0x5eed0000ULL + id;
+}
+
+/// What CDICT's workers sum over the answers to their reads: each replays
+/// its request stream (write or read, then the key).
+inline uint64_t dictionary_expected(uint64_t workers, uint64_t messages, uint64_t keys,
+                                    uint64_t words, uint64_t write_percent) {
+  uint64_t sum = 0;
+  for (uint64_t id = 0; id < workers; ++id) {
+    random rng{worker_seed(id)};
+    for (uint64_t i = 0; i < messages; ++i) {
+      auto write = rng.below(100) < write_percent;
+      auto key = rng.below(keys);
+      if (!write)
+        sum += dictionary_value_sum(key, words);
+    }
+  }
+  return sum;
+}
+
+/// A CSLL request: writes insert odd values, so whether a read (always of
+/// an even value) finds its value depends on the initial list alone, never
+/// on which writes came first. The list starts with the even values below
+/// 2 * initial; reads ask for values below 4 * initial, half of them there.
+struct list_request {
+  enum kind_t { size, write, contains } kind;
+  uint64_t value;
+};
+
+inline list_request next_list_request(random& rng, uint64_t initial, uint64_t size_percent,
+                                      uint64_t write_percent) {
+  auto r = rng.below(100);
+  if (r < size_percent)
+    return {list_request::size, 0};
+  if (r < size_percent + write_percent)
+    return {list_request::write, 2 * rng.below(2 * initial) + 1};
+  return {list_request::contains, 2 * rng.below(2 * initial)};
+}
+
+/// What CSLL's workers count: reads that found their value, plus answers to
+/// size requests between the initial size and the final one.
+inline uint64_t list_expected(uint64_t workers, uint64_t messages, uint64_t initial,
+                              uint64_t size_percent, uint64_t write_percent) {
+  uint64_t sum = 0;
+  for (uint64_t id = 0; id < workers; ++id) {
+    random rng{worker_seed(id)};
+    for (uint64_t i = 0; i < messages; ++i) {
+      auto req = next_list_request(rng, initial, size_percent, write_percent);
+      if (req.kind == list_request::size || (req.kind == list_request::contains && req.value < 2 * initial))
+        ++sum;
+    }
+  }
+  return sum;
+}
+
+/// Writes in a CSLL run, for the final size of the list.
+inline uint64_t list_writes(uint64_t workers, uint64_t messages, uint64_t initial,
+                            uint64_t size_percent, uint64_t write_percent) {
+  uint64_t writes = 0;
+  for (uint64_t id = 0; id < workers; ++id) {
+    random rng{worker_seed(id)};
+    for (uint64_t i = 0; i < messages; ++i)
+      if (next_list_request(rng, initial, size_percent, write_percent).kind == list_request::write)
+        ++writes;
+  }
+  return writes;
 }
 
 // -- NQN -----------------------------------------------------------------------

@@ -1,0 +1,134 @@
+// CDICT (CAF 0.17 and 1.x), after Savina's concdict: a hub and its clients.
+// A dictionary actor fills a hash table with `keys` keys
+// and spawns `workers` workers; each sends it `messages` requests one after
+// another, `write-percent` of them writes, the rest reads. A value is
+// `value-words` 64-bit words, copied into every write and every answer to a
+// read, so the value size sets how much memory each request touches.
+
+#include "common/caf_compat.hpp"
+#include "common/options.hpp"
+#include "locality/common/workloads.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <unordered_map>
+#include <vector>
+
+#if CAF_MAJOR_VERSION >= 1
+CAF_BEGIN_TYPE_ID_BLOCK(locality_cdict, caf::first_custom_type_id)
+  CAF_ADD_TYPE_ID(locality_cdict, (std::vector<uint64_t>))
+  CAF_ADD_ATOM(locality_cdict, done_atom)
+CAF_END_TYPE_ID_BLOCK(locality_cdict)
+#else
+using done_atom = caf::atom_constant<caf::atom("done")>;
+constexpr done_atom done_atom_v{};
+#endif
+
+namespace {
+
+using value = std::vector<uint64_t>;
+
+struct parameters {
+  uint64_t workers;
+  uint64_t messages;
+  uint64_t keys;
+  uint64_t value_words;
+  uint64_t write_percent;
+};
+
+class worker : public caf::event_based_actor {
+public:
+  worker(caf::actor_config& cfg, caf::actor dictionary, uint64_t id, parameters params)
+    : caf::event_based_actor(cfg), dictionary_(std::move(dictionary)),
+      rng_(locality::worker_seed(id)), params_(params) {}
+
+  caf::behavior make_behavior() override {
+    next_request();
+    return {
+      [this](caf::ok_atom) { next_request(); },
+      [this](const value& x) {
+        sum_ += locality::words_sum(x);
+        next_request();
+      },
+    };
+  }
+
+private:
+  void next_request() {
+    if (sent_++ == params_.messages) {
+      caf_compat::tell(this, dictionary_, done_atom_v, sum_);
+      quit();
+      return;
+    }
+    auto write = rng_.below(100) < params_.write_percent;
+    auto key = rng_.below(params_.keys);
+    if (write)
+      caf_compat::tell(this, dictionary_, caf::put_atom_v, key, locality::dictionary_value(key, params_.value_words));
+    else
+      caf_compat::tell(this, dictionary_, caf::get_atom_v, key);
+  }
+
+  caf::actor dictionary_;
+  locality::random rng_;
+  parameters params_;
+  uint64_t sent_ = 0;
+  uint64_t sum_ = 0;
+};
+
+class dictionary : public caf::event_based_actor {
+public:
+  dictionary(caf::actor_config& cfg, parameters params, uint64_t* result)
+    : caf::event_based_actor(cfg), params_(params), result_(result) {}
+
+  caf::behavior make_behavior() override {
+    table_.reserve(params_.keys);
+    for (uint64_t key = 0; key < params_.keys; ++key)
+      table_.emplace(key, locality::dictionary_value(key, params_.value_words));
+    for (uint64_t id = 0; id < params_.workers; ++id)
+      spawn<worker>(caf::actor_cast<caf::actor>(this), id, params_);
+    return {
+      [this](caf::get_atom, uint64_t key) { return table_.at(key); },
+      [this](caf::put_atom, uint64_t key, value& x) {
+        table_[key] = std::move(x);
+        return caf::ok_atom_v;
+      },
+      [this](done_atom, uint64_t sum) {
+        *result_ += sum;
+        if (++done_ == params_.workers)
+          quit();
+      },
+    };
+  }
+
+private:
+  parameters params_;
+  uint64_t* result_; // read by main after the system has shut down
+  std::unordered_map<uint64_t, value> table_;
+  uint64_t done_ = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  bench::options opts{argc, argv,
+                      {{"workers", 20, 20, "workers sending requests"},
+                       {"messages", 1'000, 10'000, "requests per worker"},
+                       {"keys", 4'096, 4'096, "keys in the dictionary"},
+                       {"value-words", 1, 1, "64-bit words per value (the sweep: 8 to 4096)"},
+                       {"write-percent", 10, 10, "share of writes among the requests"}}};
+  BENCH_CAF_INIT_META_OBJECTS(locality_cdict);
+  parameters params{opts["workers"], opts["messages"], opts["keys"], opts["value-words"],
+                    opts["write-percent"]};
+  if (params.workers == 0 || params.keys == 0 || params.write_percent > 100) {
+    std::fprintf(stderr, "--workers and --keys must be positive, --write-percent at most 100\n");
+    return 2;
+  }
+  uint64_t result = 0;
+  {
+    caf::actor_system_config cfg;
+    caf_compat::set_max_threads(cfg, opts.threads());
+    caf::actor_system sys{cfg};
+    sys.spawn<dictionary>(params, &result);
+  } // ~actor_system waits for every actor
+  return bench::checksum("read_sum", result, locality::dictionary_expected(params.workers, params.messages, params.keys, params.value_words, params.write_percent));
+}
