@@ -1,9 +1,9 @@
 // CDICT (CAF 0.17 and 1.x), after Savina's concdict: a hub and its clients.
-// A dictionary actor fills a hash table with `keys` keys
-// and spawns `workers` workers; each sends it `messages` requests one after
-// another, `write-percent` of them writes, the rest reads. A value is
-// `value-words` 64-bit words, copied into every write and every answer to a
-// read, so the value size sets how much memory each request touches.
+// A dictionary actor fills a hash table with `keys` keys and spawns
+// `workers` workers; each sends it `messages` requests one after another,
+// `write-percent` of them writes, the rest reads. A value is `value-words`
+// 64-bit words, copied into every write and every answer to a read, so the
+// value size sets how much memory each request touches.
 
 #include "common/caf_compat.hpp"
 #include "common/options.hpp"
@@ -63,7 +63,8 @@ private:
     auto write = rng_.below(100) < params_.write_percent;
     auto key = rng_.below(params_.keys);
     if (write)
-      caf_compat::tell(this, dictionary_, caf::put_atom_v, key, locality::dictionary_value(key, params_.value_words));
+      caf_compat::tell(this, dictionary_, caf::put_atom_v, key,
+        locality::dictionary_value(key, params_.value_words));
     else
       caf_compat::tell(this, dictionary_, caf::get_atom_v, key);
   }
@@ -130,5 +131,8 @@ int main(int argc, char** argv) {
     caf::actor_system sys{cfg};
     sys.spawn<dictionary>(params, &result);
   } // ~actor_system waits for every actor
-  return bench::checksum("read_sum", result, locality::dictionary_expected(params.workers, params.messages, params.keys, params.value_words, params.write_percent));
+  return bench::checksum("read_sum", result,
+                         locality::dictionary_expected(params.workers, params.messages,
+                                                       params.keys, params.value_words,
+                                                       params.write_percent));
 }

@@ -1,7 +1,7 @@
-// CSLL (CAF 0.17 and 1.x), after Savina's concsll: a hub whose service time grows
-// with its data. A sorted singly linked list, kept by one actor
-// (the hub), starts with `initial` values; the hub spawns `workers` workers, each
-// sending it `messages` requests one after another: `size-percent` ask for
+// CSLL (CAF 0.17 and 1.x), after Savina's concsll: a hub whose service
+// time grows with its data. A sorted singly linked list, kept by one actor
+// (the hub), starts with `initial` values; the hub spawns `workers` workers,
+// each sending it `messages` requests one after another: `size-percent` ask for
 // the length (a walk over the whole list), `write-percent` insert a value
 // in order, the rest ask whether a value is there (a walk up to it).
 

@@ -61,7 +61,8 @@ public:
     for (uint64_t i = 0; i < series_; ++i) {
       auto rate = start_rate + static_cast<double>(i) * increment;
       computers_.push_back(spawn(rate_computer, rate));
-      workers_.push_back(spawn<series_worker>(computers_.back(), static_cast<double>(i) * increment));
+      auto start_term = static_cast<double>(i) * increment;
+      workers_.push_back(spawn<series_worker>(computers_.back(), start_term));
     }
     for (uint64_t t = 0; t < terms_; ++t)
       for (const auto& worker : workers_)

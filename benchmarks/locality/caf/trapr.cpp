@@ -48,8 +48,9 @@ public:
     for (uint64_t i = 0; i < workers_; ++i) {
       // The last worker also takes the pieces the division leaves over.
       auto mine = i + 1 < workers_ ? share : pieces_ - share * i;
+      auto left = left_end + static_cast<double>(i * share) * h;
       auto x = spawn(worker, caf::actor_cast<caf::actor>(this));
-      caf_compat::tell(this, x, work_atom_v, left_end + static_cast<double>(i * share) * h, h, mine);
+      caf_compat::tell(this, x, work_atom_v, left, h, mine);
     }
     return {
       [this](result_atom, int64_t fixed) {

@@ -60,7 +60,8 @@ private:
     auto write = rng_.below(100) < params_.write_percent;
     auto key = rng_.below(params_.keys);
     if (write)
-      send(dictionary_, troupe::put_atom_v, key, locality::dictionary_value(key, params_.value_words));
+      send(dictionary_, troupe::put_atom_v, key,
+        locality::dictionary_value(key, params_.value_words));
     else
       send(dictionary_, troupe::get_atom_v, key);
   }
@@ -129,5 +130,8 @@ int main(int argc, char** argv) {
     troupe::actor_system sys{cfg};
     sys.spawn<dictionary, troupe::hub>(params, &result);
   } // ~actor_system waits for every actor
-  return bench::checksum("read_sum", result, locality::dictionary_expected(params.workers, params.messages, params.keys, params.value_words, params.write_percent));
+  return bench::checksum("read_sum", result,
+                         locality::dictionary_expected(params.workers, params.messages,
+                                                       params.keys, params.value_words,
+                                                       params.write_percent));
 }

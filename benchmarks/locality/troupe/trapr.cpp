@@ -44,7 +44,8 @@ protected:
     for (uint64_t i = 0; i < workers_; ++i) {
       // The last worker also takes the pieces the division leaves over.
       auto mine = i + 1 < workers_ ? share : pieces_ - share * i;
-      send(spawn(worker, self_handle()), work_atom_v, left_end + static_cast<double>(i * share) * h, h, mine);
+      auto left = left_end + static_cast<double>(i * share) * h;
+      send(spawn(worker, self_handle()), work_atom_v, left, h, mine);
     }
     return {
       [this](result_atom, int64_t fixed) {
