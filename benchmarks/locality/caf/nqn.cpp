@@ -79,7 +79,8 @@ public:
 
 private:
   void hand_out(int32_t priority, board queens) {
-    send(workers_[handed_out_++ % num_workers_], work_atom_v, priority, std::move(queens));
+    caf_compat::tell(this, workers_[handed_out_++ % num_workers_], work_atom_v, priority,
+                     std::move(queens));
   }
 
   uint64_t num_workers_;
