@@ -402,3 +402,425 @@ inline void report_latency(const latency_histogram& h) {
 }
 
 } // namespace locality
+
+// -- CHAT ----------------------------------------------------------------------
+
+// The chat server of the seed's section V.C: who is whose friend, who is in
+// which group and who blocks whom, drawn with a seed; each session's
+// messages, drawn from a generator of its own, so that main knows how many
+// deliveries a run makes; the XOR stand-in for encryption; and counters each
+// worker thread keeps for itself, summed by main.
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace locality {
+
+/// A user's lists, ids only (the handles are in a table the actors share):
+/// its friends, then its groups, then the users it blocks, each sorted and
+/// without repeats, in one vector to keep a million sessions small.
+struct chat_user {
+  std::vector<uint32_t> ids;
+  uint16_t friends = 0;
+  uint16_t groups = 0;
+  uint16_t blocked = 0;
+
+  const uint32_t* friend_ids() const noexcept {
+    return ids.data();
+  }
+
+  const uint32_t* group_ids() const noexcept {
+    return ids.data() + friends;
+  }
+
+  bool blocks(uint32_t user) const noexcept {
+    const uint32_t* first = ids.data() + friends + groups;
+    return std::find(first, first + blocked, user) != first + blocked;
+  }
+};
+
+/// Appends `count` distinct values below `range` to `out`, sorted, none of
+/// them `skip` (no value is skipped if skip >= range); fewer if the range
+/// has fewer.
+inline void chat_draw_distinct(random& rng, uint64_t count, uint64_t range, uint64_t skip,
+                               std::vector<uint32_t>& out) {
+  auto base = static_cast<std::ptrdiff_t>(out.size());
+  auto choices = skip < range ? range - 1 : range;
+  count = std::min(count, choices);
+  while (out.size() - static_cast<size_t>(base) < count) {
+    auto missing = count - (out.size() - static_cast<size_t>(base));
+    for (uint64_t i = 0; i < missing; ++i) {
+      auto v = rng.below(choices);
+      if (skip < range && v >= skip)
+        ++v;
+      out.push_back(static_cast<uint32_t>(v));
+    }
+    std::sort(out.begin() + base, out.end());
+    out.erase(std::unique(out.begin() + base, out.end()), out.end());
+  }
+}
+
+/// What is wrong with CHAT's sizes, or null: ids are 32 bits with the top
+/// one marking groups, and a user's list lengths 16 bits. --groups=0 is
+/// allowed (direct messages only); the list lengths are capped by how many
+/// users and groups there are.
+inline const char* chat_size_error(uint64_t sessions, uint64_t groups, uint64_t max_friends,
+                                   uint64_t max_groups, uint64_t max_blocked, uint64_t seconds) {
+  constexpr uint64_t max_id = (uint64_t{1} << 31) - 1;
+  if (sessions < 2 || sessions > max_id)
+    return "--sessions must be 2 to 2^31 - 1 (a user needs a friend)";
+  if (groups > max_id)
+    return "--groups must be below 2^31";
+  if (max_friends == 0 || max_friends > 65'535)
+    return "--max-friends must be 1 to 65535";
+  if (max_groups > 65'535 || max_blocked > 65'535)
+    return "--max-groups and --max-blocked must be at most 65535";
+  if (seconds == 0 || seconds > 1'000'000)
+    return "--seconds must be 1 to 1000000";
+  return nullptr;
+}
+
+/// Every user's lists: 1 to max_friends friends, 0 to max_groups groups and
+/// 0 to max_blocked blocked users, each count uniform, capped by how many
+/// others there are; nobody is their own friend or blocks themself.
+inline std::vector<chat_user> chat_users(uint64_t sessions, uint64_t groups, uint64_t max_friends,
+                                         uint64_t max_groups, uint64_t max_blocked) {
+  std::vector<chat_user> users(sessions);
+  random rng{0xc4a75e55};
+  for (uint64_t s = 0; s < sessions; ++s) {
+    auto& u = users[s];
+    auto friends = std::min(1 + rng.below(max_friends), sessions - 1);
+    auto memberships = groups == 0 ? 0 : std::min(rng.below(max_groups + 1), groups);
+    auto blocked = std::min(rng.below(max_blocked + 1), sessions - 1);
+    u.ids.reserve(friends + memberships + blocked);
+    chat_draw_distinct(rng, friends, sessions, s, u.ids);
+    chat_draw_distinct(rng, memberships, groups, groups, u.ids);
+    chat_draw_distinct(rng, blocked, sessions, s, u.ids);
+    u.friends = static_cast<uint16_t>(friends);
+    u.groups = static_cast<uint16_t>(memberships);
+    u.blocked = static_cast<uint16_t>(blocked);
+  }
+  return users;
+}
+
+/// The subscribers of each group, in user order.
+inline std::vector<std::vector<uint32_t>> chat_members(const std::vector<chat_user>& users,
+                                                       uint64_t groups) {
+  std::vector<uint64_t> sizes(groups, 0);
+  for (const auto& u : users)
+    for (uint16_t i = 0; i < u.groups; ++i)
+      ++sizes[u.group_ids()[i]];
+  std::vector<std::vector<uint32_t>> result(groups);
+  for (uint64_t g = 0; g < groups; ++g)
+    result[g].reserve(sizes[g]);
+  for (uint64_t s = 0; s < users.size(); ++s)
+    for (uint16_t i = 0; i < users[s].groups; ++i)
+      result[users[s].group_ids()[i]].push_back(static_cast<uint32_t>(s));
+  return result;
+}
+
+/// The generator of session s's timer and messages.
+inline random chat_session_random(uint64_t session) {
+  return random{0x63686174'00000000ULL ^ session};
+}
+
+/// Session s's key for the XOR "cipher".
+inline uint64_t chat_key(uint64_t session) {
+  random rng{0x6b6579'00000000ULL ^ session};
+  return rng.next();
+}
+
+/// The first draw of a session: when its first tick comes, in nanoseconds
+/// after the start (within the first second, in microsteps).
+inline int64_t chat_first_tick(random& rng) {
+  return static_cast<int64_t>(rng.below(1'000'000)) * 1000;
+}
+
+inline constexpr uint32_t chat_max_length = 1023;
+
+/// Group ids travel to the logs with this bit set.
+inline constexpr uint32_t chat_group_bit = uint32_t{1} << 31;
+
+/// One message a session makes at a tick.
+struct chat_message {
+  bool to_group;
+  uint32_t target; // a user or a group id
+  uint32_t length; // 1 to chat_max_length bytes
+  uint64_t fill;   // seed of its words
+
+  /// The receiver as the logs record it.
+  uint32_t address() const noexcept {
+    return to_group ? target | chat_group_bit : target;
+  }
+};
+
+/// The next message of a session: 5% to one of its groups (to a friend if
+/// it has none), the rest to a friend.
+inline chat_message chat_next_message(random& rng, const chat_user& u) {
+  chat_message m{};
+  m.length = static_cast<uint32_t>(1 + rng.below(chat_max_length));
+  m.fill = rng.next();
+  if (rng.below(100) < 5 && u.groups > 0) {
+    m.to_group = true;
+    m.target = u.group_ids()[rng.below(u.groups)];
+  } else {
+    m.to_group = false;
+    m.target = u.friend_ids()[rng.below(u.friends)];
+  }
+  return m;
+}
+
+/// Deliveries of a run: each session makes `ticks` messages; one to a
+/// friend is one delivery, one to a group one per subscriber (the sender
+/// among them).
+inline uint64_t chat_expected_deliveries(const std::vector<chat_user>& users,
+                                         const std::vector<std::vector<uint32_t>>& members,
+                                         uint64_t ticks) {
+  uint64_t result = 0;
+  for (uint64_t s = 0; s < users.size(); ++s) {
+    auto rng = chat_session_random(s);
+    chat_first_tick(rng);
+    for (uint64_t t = 0; t < ticks; ++t) {
+      auto m = chat_next_message(rng, users[s]);
+      result += m.to_group ? members[m.target].size() : 1;
+    }
+  }
+  return result;
+}
+
+/// What the client sends: words fill, fill + φ, ... (the tail a part of the
+/// next), "encrypted" with the client's key.
+inline void chat_client_text(uint8_t* out, size_t len, uint64_t fill, uint64_t key) {
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8, fill += 0x9e3779b97f4a7c15ULL) {
+    uint64_t w = fill ^ key;
+    std::memcpy(out + i, &w, 8);
+  }
+  if (i < len) {
+    uint64_t w = fill ^ key;
+    std::memcpy(out + i, &w, len - i);
+  }
+}
+
+/// The cipher stand-in, in place: XOR with the key word by word; applied
+/// twice it gives the text back.
+inline void chat_xor(uint8_t* data, size_t len, uint64_t key) {
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, data + i, 8);
+    w ^= key;
+    std::memcpy(data + i, &w, 8);
+  }
+  if (i < len) {
+    uint64_t w = 0;
+    std::memcpy(&w, data + i, len - i);
+    w ^= key;
+    std::memcpy(data + i, &w, len - i);
+  }
+}
+
+/// The same from `in` into `out` (as long); returns the sum of the words
+/// written, which the caller keeps so that the work stays.
+inline uint64_t chat_xor_copy(uint8_t* out, const uint8_t* in, size_t len, uint64_t key) {
+  uint64_t sum = 0;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, in + i, 8);
+    w ^= key;
+    std::memcpy(out + i, &w, 8);
+    sum += w;
+  }
+  if (i < len) {
+    uint64_t w = 0;
+    std::memcpy(&w, in + i, len - i);
+    w ^= key;
+    std::memcpy(out + i, &w, len - i);
+    sum += w;
+  }
+  return sum;
+}
+
+/// A message's text as it travels inside the server: shared and immutable,
+/// so that the logs and a group's fan-out copy no byte.
+struct chat_text {
+  std::shared_ptr<const std::vector<uint8_t>> bytes;
+};
+
+/// The hash of one log entry (FNV-1a over the words).
+inline uint64_t chat_log_entry(uint32_t sender, uint32_t to, const chat_text& text) {
+  constexpr uint64_t prime = 0x100000001b3ULL;
+  const auto& bytes = *text.bytes;
+  uint64_t h = 0xcbf29ce484222325ULL;
+  h = (h ^ ((uint64_t{sender} << 32) | to)) * prime;
+  size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, bytes.data() + i, 8);
+    h = (h ^ w) * prime;
+  }
+  if (i < bytes.size()) {
+    uint64_t w = 0;
+    std::memcpy(&w, bytes.data() + i, bytes.size() - i);
+    h = (h ^ w) * prime;
+  }
+  h = (h ^ bytes.size()) * prime;
+  return h ^ (h >> 29);
+}
+
+/// What the actors running on one worker thread count. Each thread makes
+/// its own at first use (chat_counters::mine), so that no counter is
+/// written by two threads; main sums the atomics while the run goes on and
+/// reads the rest once the workers are gone.
+struct alignas(64) chat_counters {
+  std::atomic<uint64_t> ready{0};      // sessions that have spawned their logger
+  std::atomic<uint64_t> deliveries{0}; // messages that reached a session
+  std::atomic<uint64_t> logged{0};     // entries the loggers and the registry took
+  uint64_t blocked = 0;                // deliveries from a blocked sender
+  uint64_t cached = 0;                 // entries the loggers took
+  uint64_t cache_digest = 0;           // sum of their chat_log_entry
+  uint64_t cipher = 0;                 // sum of chat_xor_copy
+  int64_t first_tick = std::numeric_limits<int64_t>::max();
+  int64_t last_delivery = std::numeric_limits<int64_t>::min();
+  latency_histogram latency;
+  std::vector<uint8_t> scratch; // what a session sends its client
+
+  /// Adds one to a counter only this thread writes.
+  static void bump(std::atomic<uint64_t>& x) noexcept {
+    x.store(x.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+
+  /// The counters of the calling thread.
+  static chat_counters& mine() {
+    thread_local chat_counters* result = nullptr;
+    if (result == nullptr) {
+      auto& all = registry();
+      std::lock_guard<std::mutex> guard{all.mtx};
+      all.list.emplace_back(new chat_counters);
+      result = all.list.back().get();
+      result->scratch.resize(chat_max_length);
+    }
+    return *result;
+  }
+
+  /// Calls f(const chat_counters&) for every thread's counters.
+  template <class F>
+  static void for_each(F f) {
+    auto& all = registry();
+    std::lock_guard<std::mutex> guard{all.mtx};
+    for (const auto& x : all.list)
+      f(*x);
+  }
+
+private:
+  struct list_type {
+    std::mutex mtx;
+    std::vector<std::unique_ptr<chat_counters>> list;
+  };
+
+  static list_type& registry() {
+    static list_type instance;
+    return instance;
+  }
+};
+
+/// The live counters summed over the threads.
+struct chat_progress {
+  uint64_t ready = 0;
+  uint64_t deliveries = 0;
+  uint64_t logged = 0;
+
+  static chat_progress now() {
+    chat_progress result;
+    chat_counters::for_each([&](const chat_counters& c) {
+      result.ready += c.ready.load(std::memory_order_relaxed);
+      result.deliveries += c.deliveries.load(std::memory_order_relaxed);
+      result.logged += c.logged.load(std::memory_order_relaxed);
+    });
+    return result;
+  }
+
+  bool operator!=(const chat_progress& other) const noexcept {
+    return ready != other.ready || deliveries != other.deliveries || logged != other.logged;
+  }
+};
+
+/// Polls the counters every 5 ms until done(chat_progress) holds; false if
+/// none of them moved for `stall` (prints what it waited for).
+template <class Done>
+bool chat_wait(const char* what, Done done,
+               std::chrono::seconds stall = std::chrono::seconds{300}) {
+  auto last = chat_progress::now();
+  auto moved = std::chrono::steady_clock::now();
+  for (;;) {
+    auto p = chat_progress::now();
+    if (done(p))
+      return true;
+    auto t = std::chrono::steady_clock::now();
+    if (p != last) {
+      last = p;
+      moved = t;
+    } else if (t - moved > stall) {
+      std::fprintf(stderr,
+                   "gave up waiting for %s: nothing moved for %lld s (ready %llu, "
+                   "deliveries %llu, logged %llu)\n",
+                   what, static_cast<long long>(stall.count()),
+                   static_cast<unsigned long long>(p.ready),
+                   static_cast<unsigned long long>(p.deliveries),
+                   static_cast<unsigned long long>(p.logged));
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds{5});
+  }
+}
+
+/// What a log keeps: its entries and the sum of their hashes.
+struct chat_log {
+  uint64_t entries = 0;
+  uint64_t digest = 0;
+};
+
+/// Prints the metrics of a CHAT run (once the workers are gone) and checks
+/// that the registry and the loggers logged the same `messages` entries;
+/// returns main's exit status for that check.
+inline int chat_report(const chat_log& registry, uint64_t messages) {
+  latency_histogram latency;
+  uint64_t deliveries = 0;
+  uint64_t blocked = 0;
+  uint64_t cached = 0;
+  uint64_t cache_digest = 0;
+  int64_t first = std::numeric_limits<int64_t>::max();
+  int64_t last = std::numeric_limits<int64_t>::min();
+  chat_counters::for_each([&](const chat_counters& c) {
+    latency.merge(c.latency);
+    deliveries += c.deliveries.load(std::memory_order_relaxed);
+    blocked += c.blocked;
+    cached += c.cached;
+    cache_digest += c.cache_digest;
+    first = std::min(first, c.first_tick);
+    last = std::max(last, c.last_delivery);
+  });
+  double seconds = last > first ? static_cast<double>(last - first) / 1e9 : 0;
+  std::printf("metric deliveries %llu count\n", static_cast<unsigned long long>(deliveries));
+  std::printf("metric blocked %llu count\n", static_cast<unsigned long long>(blocked));
+  std::printf("metric throughput %.0f msg/s\n",
+              seconds > 0 ? static_cast<double>(deliveries) / seconds : 0.0);
+  report_latency(latency);
+  if (registry.entries == messages && cached == messages && registry.digest == cache_digest)
+    return 0;
+  std::fprintf(stderr,
+               "wrong logs: registry %llu entries, loggers %llu, expected %llu; digests %s\n",
+               static_cast<unsigned long long>(registry.entries),
+               static_cast<unsigned long long>(cached),
+               static_cast<unsigned long long>(messages),
+               registry.digest == cache_digest ? "agree" : "differ");
+  return 1;
+}
+
+} // namespace locality

@@ -65,7 +65,9 @@ int main(int argc, char** argv) {
     auto dest = sys.spawn<receiver>(senders * messages, &result);
     for (uint64_t i = 0; i < senders; ++i)
       sys.spawn(sender, dest, i, messages);
-  } // ~actor_system waits for every actor
+    sys.await_all_actors_done();
+    locality::print_steals(sys);
+  }
   uint64_t expected = 0;
   for (uint64_t i = 0; i < senders; ++i)
     for (uint64_t j = 0; j < messages; ++j)

@@ -129,7 +129,9 @@ int main(int argc, char** argv) {
   {
     troupe::actor_system sys{cfg};
     sys.spawn<dictionary, troupe::hub>(params, &result);
-  } // ~actor_system waits for every actor
+    sys.await_all_actors_done();
+    locality::print_steals(sys);
+  }
   return bench::checksum("read_sum", result,
                          locality::dictionary_expected(params.workers, params.messages,
                                                        params.keys, params.value_words,

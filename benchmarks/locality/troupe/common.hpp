@@ -9,11 +9,16 @@
 //
 // --placement and --topology apply to the locality policy only, so that a
 // result is never labelled with a setting that had no effect.
+//
+// print_steals() reports where the workers stole, for the study's table of
+// steal order on synthetic topologies.
 
 #include "common/options.hpp"
 
+#include <troupe/actor_system.hpp>
 #include <troupe/actor_system_config.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -79,5 +84,26 @@ private:
   std::string placement_;
   std::string topology_;
 };
+
+/// Prints `metric steals <n> count` and, under the locality policy,
+/// `metric steals_level<k> <n> count` summed over the workers, level 0 the
+/// nearest. Call it before the system goes away. On a symmetric topology
+/// level k is the same kind of level for every worker (for example core,
+/// node, other node); on an asymmetric one the sums mix kinds.
+inline void print_steals(const troupe::actor_system& sys) {
+  uint64_t total = 0;
+  std::vector<uint64_t> by_level;
+  for (const auto& w : sys.scheduler_stats()) {
+    total += w.steals;
+    if (w.steals_by_level.size() > by_level.size())
+      by_level.resize(w.steals_by_level.size());
+    for (size_t k = 0; k < w.steals_by_level.size(); ++k)
+      by_level[k] += w.steals_by_level[k];
+  }
+  std::printf("metric steals %llu count\n", static_cast<unsigned long long>(total));
+  for (size_t k = 0; k < by_level.size(); ++k)
+    std::printf("metric steals_level%zu %llu count\n", k,
+                static_cast<unsigned long long>(by_level[k]));
+}
 
 } // namespace locality

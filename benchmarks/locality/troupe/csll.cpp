@@ -162,7 +162,9 @@ int main(int argc, char** argv) {
   {
     troupe::actor_system sys{cfg};
     sys.spawn<sorted_list, troupe::hub>(params, &result);
-  } // ~actor_system waits for every actor
+    sys.await_all_actors_done();
+    locality::print_steals(sys);
+  }
   if (result.final_size != params.final_size)
     return bench::checksum("final_size", result.final_size, params.final_size);
   return bench::checksum("answers", result.answers,

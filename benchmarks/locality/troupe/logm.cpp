@@ -110,7 +110,9 @@ int main(int argc, char** argv) {
   {
     troupe::actor_system sys{cfg};
     sys.spawn<master>(terms, series, &result);
-  } // ~actor_system waits for every actor
+    sys.await_all_actors_done();
+    locality::print_steals(sys);
+  }
   return bench::checksum("last_terms_e15", result,
                          locality::logistic_expected(terms, series, start_rate, increment));
 }

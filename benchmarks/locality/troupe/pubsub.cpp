@@ -149,7 +149,9 @@ int main(int argc, char** argv) {
         mine.push_back(pubs[p]);
       sys.spawn<subscriber>(std::move(mine), messages, &results[s]);
     }
-  } // ~actor_system waits for every actor
+    sys.await_all_actors_done();
+    locality::print_steals(sys);
+  }
   locality::latency_histogram latency;
   uint64_t sum = 0;
   for (const auto& r : results) {

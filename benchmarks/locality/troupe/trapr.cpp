@@ -83,7 +83,9 @@ int main(int argc, char** argv) {
   {
     troupe::actor_system sys{cfg};
     sys.spawn<master, troupe::hub>(workers, pieces, &fixed);
-  } // ~actor_system waits for every actor
+    sys.await_all_actors_done();
+    locality::print_steals(sys);
+  }
   return locality::checksum_close("area_e6", static_cast<double>(fixed) / 1e12,
                                   locality::trapezoid_reference(left_end, right_end, 200'000),
                                   1e-6, 1e6);
