@@ -107,8 +107,8 @@ private:
 
 int main(int argc, char** argv) {
   bench::options opts{argc, argv,
-                      {{"nodes", 150, 300, "nodes of the graph"},
-                       {"block", 25, 50, "rows and columns of a block"},
+                      {{"nodes", 300, 300, "nodes of the graph"},
+                       {"block", 50, 50, "rows and columns of a block"},
                        {"max-weight", 100, 100, "largest edge weight"}}};
   BENCH_CAF_INIT_META_OBJECTS(locality_apsp);
   grid g{opts["nodes"], opts["block"], 0};

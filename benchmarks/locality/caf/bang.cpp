@@ -53,8 +53,8 @@ void sender(caf::event_based_actor* self, const caf::actor& dest, uint64_t id,
 
 int main(int argc, char** argv) {
   bench::options opts{argc, argv,
-                      {{"senders", 200, 1'000, "sending actors"},
-                       {"messages", 500, 1'000, "messages each sender sends"}}};
+                      {{"senders", 1'000, 1'000, "sending actors"},
+                       {"messages", 1'000, 1'000, "messages each sender sends"}}};
   BENCH_CAF_INIT_META_OBJECTS(locality_bang);
   auto senders = opts["senders"];
   auto messages = opts["messages"];

@@ -54,7 +54,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv, {{"actors", 300, 1'000, "actors, each pings all others"}}};
+  bench::options opts{argc, argv, {{"actors", 700, 1'000, "actors, each pings all others"}}};
   BENCH_CAF_INIT_META_OBJECTS(locality_big);
   auto n = opts["actors"];
   if (n < 2) {

@@ -145,7 +145,7 @@ private:
 int main(int argc, char** argv) {
   bench::options opts{argc, argv,
                       {{"workers", 20, 20, "workers sending requests"},
-                       {"messages", 800, 8'000, "requests per worker"},
+                       {"messages", 3'000, 8'000, "requests per worker"},
                        {"initial", 1'000, 1'000, "values in the list at the start"},
                        {"size-percent", 1, 1, "share of size requests"},
                        {"write-percent", 10, 10, "share of writes"}}};

@@ -72,7 +72,7 @@ private:
 
 int main(int argc, char** argv) {
   bench::options opts{argc, argv,
-                      {{"pieces", 1'000'000, 10'000'000, "trapezoids in all"},
+                      {{"pieces", 10'000'000, 10'000'000, "trapezoids in all"},
                        {"workers", 100, 100, "workers, one share each"}}};
   BENCH_CAF_INIT_META_OBJECTS(locality_trapr);
   auto pieces = opts["pieces"];

@@ -104,8 +104,8 @@ private:
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
   bench::options opts{argc, argv,
-                      {{"nodes", 150, 300, "nodes of the graph"},
-                       {"block", 25, 50, "rows and columns of a block"},
+                      {{"nodes", 300, 300, "nodes of the graph"},
+                       {"block", 50, 50, "rows and columns of a block"},
                        {"max-weight", 100, 100, "largest edge weight"}}};
   grid g{opts["nodes"], opts["block"], 0};
   auto max_weight = opts["max-weight"];

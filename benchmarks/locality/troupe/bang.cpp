@@ -52,8 +52,8 @@ void sender(troupe::event_based_actor* self, const troupe::actor& dest, uint64_t
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
   bench::options opts{argc, argv,
-                      {{"senders", 200, 1'000, "sending actors"},
-                       {"messages", 500, 1'000, "messages each sender sends"}}};
+                      {{"senders", 1'000, 1'000, "sending actors"},
+                       {"messages", 1'000, 1'000, "messages each sender sends"}}};
   auto senders = opts["senders"];
   auto messages = opts["messages"];
   troupe::actor_system_config cfg;

@@ -51,7 +51,7 @@ private:
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv, {{"actors", 300, 1'000, "actors, each pings all others"}}};
+  bench::options opts{argc, argv, {{"actors", 700, 1'000, "actors, each pings all others"}}};
   auto n = opts["actors"];
   if (n < 2) {
     std::fprintf(stderr, "--actors must be at least 2\n");

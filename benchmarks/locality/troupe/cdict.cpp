@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
   bench::options opts{argc, argv,
                       {{"workers", 20, 20, "workers sending requests"},
-                       {"messages", 1'000, 10'000, "requests per worker"},
+                       {"messages", 10'000, 10'000, "requests per worker"},
                        {"keys", 4'096, 4'096, "keys in the dictionary"},
                        {"value-words", 1, 1, "64-bit words per value (the sweep: 8 to 4096)"},
                        {"write-percent", 10, 10, "share of writes among the requests"}}};

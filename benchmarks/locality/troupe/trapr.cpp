@@ -68,7 +68,7 @@ private:
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
   bench::options opts{argc, argv,
-                      {{"pieces", 1'000'000, 10'000'000, "trapezoids in all"},
+                      {{"pieces", 10'000'000, 10'000'000, "trapezoids in all"},
                        {"workers", 100, 100, "workers, one share each"}}};
   auto pieces = opts["pieces"];
   auto workers = opts["workers"];
