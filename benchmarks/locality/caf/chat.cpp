@@ -50,12 +50,6 @@ constexpr log_atom log_atom_v{};
 
 namespace {
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-           std::chrono::steady_clock::now().time_since_epoch())
-    .count();
-}
-
 /// A tick to `self` after `delay` (delayed_send in 0.17, the mail API in 1.x).
 void tick_later(caf::event_based_actor* self, std::chrono::nanoseconds delay) {
 #if CAF_MAJOR_VERSION >= 1
@@ -153,7 +147,7 @@ public:
     locality::chat_counters::bump(locality::chat_counters::mine().ready);
     return {
       [this](start_atom) {
-        start_ = now_ns();
+        start_ = locality::now_ns();
         tick_later(this, std::chrono::nanoseconds{first_tick_});
       },
       [this](tick_atom) { tick(); },
@@ -166,7 +160,7 @@ public:
           const auto& bytes = *text.bytes;
           c.cipher += locality::chat_xor_copy(c.scratch.data(), bytes.data(), bytes.size(), key_);
         }
-        auto t = now_ns();
+        auto t = locality::now_ns();
         if (!blocked)
           c.latency.record(t - stamp);
         c.last_delivery = std::max(c.last_delivery, t);
@@ -177,7 +171,7 @@ public:
 
 private:
   void tick() {
-    auto stamp = now_ns();
+    auto stamp = locality::now_ns();
     auto& c = locality::chat_counters::mine();
     c.first_tick = std::min(c.first_tick, stamp);
     auto m = locality::chat_next_message(rng_, user_);
@@ -196,7 +190,7 @@ private:
       return;
     // Tick k is due k seconds after the first, however late this one ran.
     auto due = start_ + first_tick_ + static_cast<int64_t>(ticked_) * 1'000'000'000;
-    tick_later(this, std::chrono::nanoseconds{std::max<int64_t>(due - now_ns(), 0)});
+    tick_later(this, std::chrono::nanoseconds{std::max<int64_t>(due - locality::now_ns(), 0)});
   }
 
   const directory* dir_;

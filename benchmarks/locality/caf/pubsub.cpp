@@ -28,12 +28,6 @@ constexpr news_atom news_atom_v{};
 
 namespace {
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-           std::chrono::steady_clock::now().time_since_epoch())
-    .count();
-}
-
 struct subscriber_result {
   uint64_t received = 0;
   uint64_t sum = 0;
@@ -68,7 +62,7 @@ public:
 
 private:
   void publish() {
-    auto t = now_ns();
+    auto t = locality::now_ns();
     for (const auto& x : subscribers_)
       caf_compat::tell(this, x, news_atom_v, id_, seq_, t);
     // The last round's acknowledgements come to an actor that has quit.
@@ -99,7 +93,7 @@ public:
       quit();
     return {
       [this](news_atom, uint64_t publisher_id, uint64_t seq, int64_t sent) {
-        result_->latency.record(now_ns() - sent);
+        result_->latency.record(locality::now_ns() - sent);
         result_->sum += publisher_id + seq;
         if (++result_->received == expected_)
           quit();

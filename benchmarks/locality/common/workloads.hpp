@@ -7,9 +7,16 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace locality {
@@ -301,6 +308,13 @@ inline int checksum_close(const char* label, double got, double reference, doubl
 
 // -- PUBSUB --------------------------------------------------------------------
 
+/// Steady-clock nanoseconds: the timestamps of PUBSUB and CHAT messages.
+inline int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+           std::chrono::steady_clock::now().time_since_epoch())
+    .count();
+}
+
 /// A latency histogram in nanoseconds: exact below 64 ns, then 32 buckets
 /// per power of two (at most 3% off). Subscribers each keep one and main
 /// merges them, so a run keeps no sample.
@@ -410,14 +424,6 @@ inline void report_latency(const latency_histogram& h) {
 // messages, drawn from a generator of its own, so that main knows how many
 // deliveries a run makes; the XOR stand-in for encryption; and counters each
 // worker thread keeps for itself, summed by main.
-
-#include <atomic>
-#include <chrono>
-#include <cstring>
-#include <limits>
-#include <memory>
-#include <mutex>
-#include <thread>
 
 namespace locality {
 

@@ -38,12 +38,6 @@ TROUPE_END_TYPE_ID_BLOCK(locality_chat)
 
 namespace {
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-           std::chrono::steady_clock::now().time_since_epoch())
-    .count();
-}
-
 /// The handles every actor may look up, filled by main before the start and
 /// read-only from then on.
 struct directory {
@@ -136,7 +130,7 @@ protected:
     locality::chat_counters::bump(locality::chat_counters::mine().ready);
     return {
       [this](start_atom) {
-        start_ = now_ns();
+        start_ = locality::now_ns();
         delayed_send(self_handle(), troupe::timespan{first_tick_}, tick_atom_v);
       },
       [this](tick_atom) { tick(); },
@@ -149,7 +143,7 @@ protected:
           const auto& bytes = *text.bytes;
           c.cipher += locality::chat_xor_copy(c.scratch.data(), bytes.data(), bytes.size(), key_);
         }
-        auto t = now_ns();
+        auto t = locality::now_ns();
         if (!blocked)
           c.latency.record(t - stamp);
         c.last_delivery = std::max(c.last_delivery, t);
@@ -160,7 +154,7 @@ protected:
 
 private:
   void tick() {
-    auto stamp = now_ns();
+    auto stamp = locality::now_ns();
     auto& c = locality::chat_counters::mine();
     c.first_tick = std::min(c.first_tick, stamp);
     auto m = locality::chat_next_message(rng_, user_);
@@ -179,7 +173,7 @@ private:
       return;
     // Tick k is due k seconds after the first, however late this one ran.
     auto due = start_ + first_tick_ + static_cast<int64_t>(ticked_) * 1'000'000'000;
-    delayed_send(self_handle(), troupe::timespan{std::max<int64_t>(due - now_ns(), 0)},
+    delayed_send(self_handle(), troupe::timespan{std::max<int64_t>(due - locality::now_ns(), 0)},
                  tick_atom_v);
   }
 

@@ -25,12 +25,6 @@ TROUPE_END_TYPE_ID_BLOCK(locality_pubsub)
 
 namespace {
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-           std::chrono::steady_clock::now().time_since_epoch())
-    .count();
-}
-
 struct subscriber_result {
   uint64_t received = 0;
   uint64_t sum = 0;
@@ -66,7 +60,7 @@ protected:
 
 private:
   void publish() {
-    auto t = now_ns();
+    auto t = locality::now_ns();
     for (const auto& x : subscribers_)
       send(x, news_atom_v, id_, seq_, t);
     // The last round's acknowledgements come to an actor that has quit.
@@ -98,7 +92,7 @@ protected:
       quit();
     return {
       [this](news_atom, uint64_t publisher_id, uint64_t seq, int64_t sent) {
-        result_->latency.record(now_ns() - sent);
+        result_->latency.record(locality::now_ns() - sent);
         result_->sum += publisher_id + seq;
         if (++result_->received == expected_)
           quit();
