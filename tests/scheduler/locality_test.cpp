@@ -99,6 +99,30 @@ TEST(locality_steal_order, a_thief_takes_from_its_own_node_before_the_other_pack
     EXPECT_EQ(thief.level_steals[lv].get(), 1u) << "level " << lv;
 }
 
+TEST(locality_steal_order, no_thief_steals_across_nodes_while_its_own_node_has_work) {
+  // Workers 0 and 1 share node 0; 2 and 3 are the other node.
+  hand_core c{synthetic("numa:2 core:2 pu:1", 4)};
+  constexpr int n = 32;
+  std::deque<token> near, far;
+  for (int i = 0; i < n; ++i) {
+    c.workers[1]->deque.push(&near.emplace_back(i));
+    c.workers[2]->deque.push(&far.emplace_back(n + i));
+    c.workers[3]->deque.push(&far.emplace_back(2 * n + i));
+  }
+  auto& thief = *c.workers[0];
+  ASSERT_EQ(thief.place->levels.size(), 2u);
+  for (int i = 0; i < n; ++i) {
+    auto id = id_of(thief.steal_round());
+    ASSERT_GE(id, 0) << "round " << i << " found nothing";
+    ASSERT_LT(id, n) << "round " << i << " crossed nodes while worker 1 had work";
+  }
+  EXPECT_EQ(thief.level_steals[0].get(), uint64_t{n});
+  EXPECT_EQ(thief.level_steals[1].get(), 0u);
+  // Its node is empty now: the next steal crosses.
+  EXPECT_GE(id_of(thief.steal_round()), n);
+  EXPECT_EQ(thief.level_steals[1].get(), 1u);
+}
+
 TEST(locality_steal_order, levels_whose_deques_look_empty_cost_no_steal_attempt) {
   hand_core c{synthetic(two_packages, 8)};
   token far{7};
