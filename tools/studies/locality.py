@@ -434,7 +434,10 @@ def steal_section(res):
            f"{workers()} CPUs, one run each. The counts are the workers' steals by "
            "victim level (`scheduler_stats()`): level 0 is the thief's own node, "
            "level 1 the other node, which it visits only when a round found its own "
-           "node without work.", ""]
+           "node without work. Work that starts on one node (a hub and the actors it "
+           "spawns) reaches the other node's workers only across nodes, so a high share "
+           "is no sign of a wrong order; the order itself is asserted, per thief and "
+           "level, in `tests/scheduler/locality_test.cpp`.", ""]
     header = ["case", "system", "steals", "own node", "other node", "share across nodes"]
     out += ["| " + " | ".join(header) + " |", "|---|---|" + "---:|" * 4]
     for config in res.synthetic:
