@@ -199,11 +199,12 @@ void scheduled_actor::unbecome() {
   behavior_changed_ = true;
 }
 
-void scheduled_actor::replay_stash() {
+void scheduled_actor::replay_stash(bool older_awaits) {
   behavior_changed_ = false;
-  // Still awaiting after a change means an awaited response came: what was
-  // deferred may be the answer to another awaited request. Look once more.
-  if (!awaited_.empty())
+  // A response to a request awaited before the last message may have been
+  // deferred (skipped for the newer one on top): look at all of it once
+  // more. Responses to awaits begun since cannot be among them.
+  if (older_awaits && !awaited_.empty())
     mailbox_.reveal_deferred();
   mailbox_.hide_deferred(!awaited_.empty());
   if (!stash_.empty())
@@ -226,7 +227,7 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
   if (idle_ != nullptr) [[unlikely]]
     if (!elem->mid.is_system() || !elem->payload.match_elements<detail::idle_timeout_msg>())
       idle_->last_activity = system().clock().now();
-  bool was_awaiting = !awaited_.empty();
+  auto awaits_before = awaited_.size();
   consume_result result;
   try {
     if (elem->mid.is_response())
@@ -241,6 +242,9 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
     current_element_ = nullptr;
     graveyard_.clear();
     on_exception(std::current_exception(), elem.get());
+    // Kept alive by its exception handler: what the handler changed counts.
+    if (!terminated() && behavior_changed_)
+      replay_stash(awaits_before > 1);
     mailbox_.hide_deferred(!awaited_.empty());
     return consume_result::consumed;
   }
@@ -250,7 +254,7 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
   if (result == consume_result::skipped) {
     // Skipped while awaiting: deferred, hidden until the await ends, so the
     // next await does not pop it again (a backlog would cost quadratic time).
-    if (was_awaiting && !awaited_.empty() && !elem->is_urgent())
+    if (awaits_before > 0 && !awaited_.empty() && !elem->is_urgent())
       mailbox_.defer(elem.release());
     else
       stash_.push_back(elem.release());
@@ -258,7 +262,7 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
   if (quit_requested_ || (bhvr_stack_.empty() && pending_live_ == 0))
     finish_if_idle();
   else if (behavior_changed_ && result == consume_result::consumed)
-    replay_stash();
+    replay_stash(awaits_before > 1);
   // An await that began in this handler hides what was deferred before.
   mailbox_.hide_deferred(!awaited_.empty());
   return result;

@@ -11,7 +11,8 @@
 // actor skipped while it awaits a response. While the actor awaits, it hides
 // that list (hide_deferred), so the next await does not pop and skip the same
 // messages again; shown, the list comes out before the normal cache, in the
-// order the messages arrived.
+// order the messages arrived. Like a stash, it is left out of size(): a
+// bounded mailbox bounds what waits to be looked at, not what was skipped.
 //
 // Threads: push(), size(), blocked() and closed() from any thread; every
 // other member only from the consumer (the thread currently running the
@@ -242,7 +243,7 @@ public:
   }
 
   /// Approximate number of queued messages: the inbox's estimate plus the
-  /// caches. Exact when no thread pushes or pops; while the consumer moves
+  /// caches, deferred messages left out. Exact when no thread pushes or pops; while the consumer moves
   /// the inbox into its caches it may be too high, never too low.
   size_t size() const noexcept {
     // Inbox first, with acquire: see fetch_more.
@@ -274,8 +275,9 @@ public:
     auto* from = next_cache();
     if (from == nullptr)
       return nullptr;
-    cached_.store(cached_.load(std::memory_order_relaxed) - 1,
-                  std::memory_order_relaxed);
+    if (from != &deferred_)
+      cached_.store(cached_.load(std::memory_order_relaxed) - 1,
+                    std::memory_order_relaxed);
     return from->pop_front();
   }
 
@@ -293,8 +295,6 @@ public:
     TROUPE_ASSERT(!x->is_urgent());
     TROUPE_ASSERT(!inbox_.closed()); // close() handed every message out
     deferred_.push_back(x);
-    cached_.store(cached_.load(std::memory_order_relaxed) + 1,
-                  std::memory_order_relaxed);
   }
 
   /// Hides the deferred messages from peek() and pop() (true) or shows them
@@ -309,7 +309,7 @@ public:
   /// whose awaited responses changed, so what it skipped may match now.
   void reveal_deferred() noexcept {
     consumer_check check{consumers_};
-    normal_.splice_front(deferred_);
+    reveal();
   }
 
   /// Marks the actor blocked if it has no message at all; then the next push
@@ -335,7 +335,9 @@ public:
   void push_front(T* x) noexcept {
     consumer_check check{consumers_};
     TROUPE_ASSERT(!inbox_.closed()); // close() handed every message out
-    (x->is_urgent() ? urgent_ : normal_front()).push_front(x);
+    if (!deferred_hidden_)
+      reveal(); // x must come out before what is shown, and be counted
+    (x->is_urgent() ? urgent_ : normal_).push_front(x);
     cached_.store(cached_.load(std::memory_order_relaxed) + 1,
                   std::memory_order_relaxed);
   }
@@ -343,8 +345,8 @@ public:
   /// Puts `xs` back in front of every other message pop() would return,
   /// keeping their order: used when skipped (stashed) messages get another
   /// chance after a behaviour change. Urgent ones go in front of the urgent
-  /// cache and normal ones in front of the shown deferred list or the normal
-  /// cache, so urgent messages still come first.
+  /// cache and normal ones in front of the normal cache (after the shown
+  /// deferred ones move there), so urgent messages still come first.
   void prepend(list_type&& xs) noexcept {
     consumer_check check{consumers_};
     TROUPE_ASSERT(xs.empty() || !inbox_.closed()); // close() handed every message out
@@ -355,8 +357,10 @@ public:
     list_type normal{xs.get_deleter()};
     while (auto* x = xs.pop_front())
       (x->is_urgent() ? urgent : normal).push_back(x);
+    if (!deferred_hidden_)
+      reveal();
     urgent_.splice_front(urgent);
-    normal_front().splice_front(normal);
+    normal_.splice_front(normal);
     cached_.store(cached_.load(std::memory_order_relaxed) + n,
                   std::memory_order_relaxed);
   }
@@ -389,9 +393,12 @@ private:
     return deferred_hidden_ || deferred_.empty();
   }
 
-  /// Where a normal message goes to come out next.
-  list_type& normal_front() noexcept {
-    return deferred_hidden_ ? normal_ : deferred_;
+  /// Moves the deferred messages to the front of the normal cache, where
+  /// they count.
+  void reveal() noexcept {
+    auto n = deferred_.size();
+    normal_.splice_front(deferred_);
+    cached_.store(cached_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
 
   /// The cache pop() takes from, after fetching the inbox if they are all
