@@ -161,8 +161,9 @@ TEST_P(stream_graph, by_key_keeps_each_keys_order_through_two_farms) {
     for (auto& [k, seq] : out.per_replica[r]) {
       auto [i, fresh] = replica_of.emplace(k, r);
       EXPECT_EQ(i->second, r) << "key " << k << " reached two replicas";
-      if (auto j = last.find(k); j != last.end())
+      if (auto j = last.find(k); j != last.end()) {
         EXPECT_LT(j->second, seq) << "key " << k << " out of order";
+      }
       last[k] = seq;
     }
   }
