@@ -106,10 +106,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"nodes", 300, 300, "nodes of the graph"},
-                       {"block", 50, 50, "rows and columns of a block"},
-                       {"max-weight", 100, 100, "largest edge weight"}}};
+  bench::options opts{argc, argv, locality::apsp_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_apsp);
   grid g{opts["nodes"], opts["block"], 0};
   auto max_weight = opts["max-weight"];

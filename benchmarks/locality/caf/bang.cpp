@@ -4,6 +4,7 @@
 
 #include "common/caf_compat.hpp"
 #include "common/options.hpp"
+#include "locality/common/workloads.hpp"
 
 #include <cstdint>
 
@@ -52,9 +53,7 @@ void sender(caf::event_based_actor* self, const caf::actor& dest, uint64_t id,
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"senders", 1'000, 1'000, "sending actors"},
-                       {"messages", 1'000, 1'000, "messages each sender sends"}}};
+  bench::options opts{argc, argv, locality::bang_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_bang);
   auto senders = opts["senders"];
   auto messages = opts["messages"];

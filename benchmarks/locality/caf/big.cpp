@@ -4,6 +4,7 @@
 
 #include "common/caf_compat.hpp"
 #include "common/options.hpp"
+#include "locality/common/workloads.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -54,7 +55,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv, {{"actors", 700, 1'000, "actors, each pings all others"}}};
+  bench::options opts{argc, argv, locality::big_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_big);
   auto n = opts["actors"];
   if (n < 2) {

@@ -111,12 +111,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"workers", 20, 20, "workers sending requests"},
-                       {"messages", 10'000, 10'000, "requests per worker"},
-                       {"keys", 4'096, 4'096, "keys in the dictionary"},
-                       {"value-words", 1, 1, "64-bit words per value (the sweep: 8 to 4096)"},
-                       {"write-percent", 10, 10, "share of writes among the requests"}}};
+  bench::options opts{argc, argv, locality::cdict_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_cdict);
   parameters params{opts["workers"], opts["messages"], opts["keys"], opts["value-words"],
                     opts["write-percent"]};

@@ -208,13 +208,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"sessions", 100'000, 1'000'000, "users, one session actor each"},
-                       {"groups", 1'000, 10'000, "chat groups (0: direct messages only)"},
-                       {"max-friends", 100, 100, "most friends a user has (at least 1)"},
-                       {"max-groups", 10, 10, "most groups a user joins"},
-                       {"max-blocked", 5, 5, "most users a user blocks"},
-                       {"seconds", 2, 10, "timer ticks of each session, one message each"}}};
+  bench::options opts{argc, argv, locality::chat_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_chat);
   auto sessions = opts["sessions"];
   auto groups = opts["groups"];

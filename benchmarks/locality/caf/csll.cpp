@@ -143,12 +143,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"workers", 20, 20, "workers sending requests"},
-                       {"messages", 3'000, 8'000, "requests per worker"},
-                       {"initial", 1'000, 1'000, "values in the list at the start"},
-                       {"size-percent", 1, 1, "share of size requests"},
-                       {"write-percent", 10, 10, "share of writes"}}};
+  bench::options opts{argc, argv, locality::csll_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_csll);
   parameters params{opts["workers"], opts["messages"], opts["initial"], opts["size-percent"],
                     opts["write-percent"], 0};

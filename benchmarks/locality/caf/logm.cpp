@@ -95,9 +95,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"terms", 2'500, 25'000, "terms each series computes"},
-                       {"series", 10, 10, "series: pairs of a worker and a rate computer"}}};
+  bench::options opts{argc, argv, locality::logm_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_logm);
   auto terms = opts["terms"];
   auto series = opts["series"];

@@ -96,11 +96,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"size", 12, 12, "rows and columns of the board (at most 20)"},
-                       {"workers", 20, 20, "workers"},
-                       {"threshold", 4, 4, "queens from which a worker counts on its own"},
-                       {"priorities", 10, 10, "priority of the first board"}}};
+  bench::options opts{argc, argv, locality::nqn_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_nqn);
   auto size = opts["size"];
   auto workers = opts["workers"];

@@ -71,9 +71,7 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
-  bench::options opts{argc, argv,
-                      {{"pieces", 10'000'000, 10'000'000, "trapezoids in all"},
-                       {"workers", 100, 100, "workers, one share each"}}};
+  bench::options opts{argc, argv, locality::trapr_sizes()};
   BENCH_CAF_INIT_META_OBJECTS(locality_trapr);
   auto pieces = opts["pieces"];
   auto workers = opts["workers"];

@@ -5,6 +5,8 @@
 // seeded generator, the sequential kernels, and the reference results main
 // checks against. Plain C++17: the CAF 0.17 programs include it too.
 
+#include "common/options.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -20,6 +22,103 @@
 #include <vector>
 
 namespace locality {
+
+// -- sizes ---------------------------------------------------------------------
+// One table per case, shared by every system's program.
+
+/// BIG's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> big_sizes() {
+  return {
+    {"actors", 700, 1'000, "actors, each pings all others"},
+  };
+}
+
+/// BANG's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> bang_sizes() {
+  return {
+    {"senders", 1'000, 1'000, "sending actors"},
+    {"messages", 1'000, 1'000, "messages each sender sends"},
+  };
+}
+
+/// LOGM's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> logm_sizes() {
+  return {
+    {"terms", 2'500, 25'000, "terms each series computes"},
+    {"series", 10, 10, "series: pairs of a worker and a rate computer"},
+  };
+}
+
+/// APSP's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> apsp_sizes() {
+  return {
+    {"nodes", 300, 300, "nodes of the graph"},
+    {"block", 50, 50, "rows and columns of a block"},
+    {"max-weight", 100, 100, "largest edge weight"},
+  };
+}
+
+/// CDICT's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> cdict_sizes() {
+  return {
+    {"workers", 20, 20, "workers sending requests"},
+    {"messages", 10'000, 10'000, "requests per worker"},
+    {"keys", 4'096, 4'096, "keys in the dictionary"},
+    {"value-words", 1, 1, "64-bit words per value (the sweep: 8 to 4096)"},
+    {"write-percent", 10, 10, "share of writes among the requests"},
+  };
+}
+
+/// CSLL's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> csll_sizes() {
+  return {
+    {"workers", 20, 20, "workers sending requests"},
+    {"messages", 3'000, 8'000, "requests per worker"},
+    {"initial", 1'000, 1'000, "values in the list at the start"},
+    {"size-percent", 1, 1, "share of size requests"},
+    {"write-percent", 10, 10, "share of writes"},
+  };
+}
+
+/// NQN's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> nqn_sizes() {
+  return {
+    {"size", 12, 12, "rows and columns of the board (at most 20)"},
+    {"workers", 20, 20, "workers"},
+    {"threshold", 4, 4, "queens from which a worker counts on its own"},
+    {"priorities", 10, 10, "priority of the first board"},
+  };
+}
+
+/// TRAPR's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> trapr_sizes() {
+  return {
+    {"pieces", 10'000'000, 10'000'000, "trapezoids in all"},
+    {"workers", 100, 100, "workers, one share each"},
+  };
+}
+
+/// PUBSUB's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> pubsub_sizes() {
+  return {
+    {"publishers", 20, 20, "publishers"},
+    {"subscribers", 1'000, 1'000, "subscribers"},
+    {"subscriptions", 4, 4, "publishers each subscriber joins"},
+    {"messages", 200, 2'000, "messages each publisher sends"},
+  };
+}
+
+/// CHAT's sizes: quick and full defaults (README.md).
+inline std::vector<bench::size_flag> chat_sizes() {
+  return {
+    {"sessions", 100'000, 1'000'000, "users, one session actor each"},
+    {"groups", 1'000, 10'000, "chat groups (0: direct messages only)"},
+    {"max-friends", 100, 100, "most friends a user has (at least 1)"},
+    {"max-groups", 10, 10, "most groups a user joins"},
+    {"max-blocked", 5, 5, "most users a user blocks"},
+    {"seconds", 2, 10, "timer ticks of each session, one message each"},
+  };
+}
 
 /// SplitMix64: the same sequence on every platform, unlike the standard
 /// distributions.

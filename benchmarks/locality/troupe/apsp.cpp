@@ -103,10 +103,7 @@ private:
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv,
-                      {{"nodes", 300, 300, "nodes of the graph"},
-                       {"block", 50, 50, "rows and columns of a block"},
-                       {"max-weight", 100, 100, "largest edge weight"}}};
+  bench::options opts{argc, argv, locality::apsp_sizes()};
   grid g{opts["nodes"], opts["block"], 0};
   auto max_weight = opts["max-weight"];
   if (g.block == 0 || g.nodes % g.block != 0 || g.nodes / g.block < 2 || max_weight == 0) {

@@ -3,6 +3,7 @@
 // got and quits after the last one.
 
 #include "common/options.hpp"
+#include "locality/common/workloads.hpp"
 #include "locality/troupe/common.hpp"
 
 #include <troupe/all.hpp>
@@ -51,9 +52,7 @@ void sender(troupe::event_based_actor* self, const troupe::actor& dest, uint64_t
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv,
-                      {{"senders", 1'000, 1'000, "sending actors"},
-                       {"messages", 1'000, 1'000, "messages each sender sends"}}};
+  bench::options opts{argc, argv, locality::bang_sizes()};
   auto senders = opts["senders"];
   auto messages = opts["messages"];
   troupe::actor_system_config cfg;

@@ -3,6 +3,7 @@
 // its pongs it reports to main, which then stops them all.
 
 #include "common/options.hpp"
+#include "locality/common/workloads.hpp"
 #include "locality/troupe/common.hpp"
 
 #include <troupe/all.hpp>
@@ -51,7 +52,7 @@ private:
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv, {{"actors", 700, 1'000, "actors, each pings all others"}}};
+  bench::options opts{argc, argv, locality::big_sizes()};
   auto n = opts["actors"];
   if (n < 2) {
     std::fprintf(stderr, "--actors must be at least 2\n");

@@ -110,12 +110,7 @@ private:
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv,
-                      {{"workers", 20, 20, "workers sending requests"},
-                       {"messages", 10'000, 10'000, "requests per worker"},
-                       {"keys", 4'096, 4'096, "keys in the dictionary"},
-                       {"value-words", 1, 1, "64-bit words per value (the sweep: 8 to 4096)"},
-                       {"write-percent", 10, 10, "share of writes among the requests"}}};
+  bench::options opts{argc, argv, locality::cdict_sizes()};
   parameters params{opts["workers"], opts["messages"], opts["keys"], opts["value-words"],
                     opts["write-percent"]};
   if (params.workers == 0 || params.keys == 0 || params.write_percent > 100) {

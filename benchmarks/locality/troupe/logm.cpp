@@ -94,9 +94,7 @@ private:
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv,
-                      {{"terms", 2'500, 25'000, "terms each series computes"},
-                       {"series", 10, 10, "series: pairs of a worker and a rate computer"}}};
+  bench::options opts{argc, argv, locality::logm_sizes()};
   auto terms = opts["terms"];
   auto series = opts["series"];
   if (series == 0) {

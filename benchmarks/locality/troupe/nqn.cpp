@@ -89,11 +89,7 @@ private:
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv,
-                      {{"size", 12, 12, "rows and columns of the board (at most 20)"},
-                       {"workers", 20, 20, "workers"},
-                       {"threshold", 4, 4, "queens from which a worker counts on its own"},
-                       {"priorities", 10, 10, "priority of the first board"}}};
+  bench::options opts{argc, argv, locality::nqn_sizes()};
   auto size = opts["size"];
   auto workers = opts["workers"];
   if (size == 0 || size > 20 || workers == 0) {

@@ -111,11 +111,7 @@ private:
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv,
-                      {{"publishers", 20, 20, "publishers"},
-                       {"subscribers", 1'000, 1'000, "subscribers"},
-                       {"subscriptions", 4, 4, "publishers each subscriber joins"},
-                       {"messages", 200, 2'000, "messages each publisher sends"}}};
+  bench::options opts{argc, argv, locality::pubsub_sizes()};
   auto publishers = opts["publishers"];
   auto subscribers = opts["subscribers"];
   auto messages = opts["messages"];

@@ -67,9 +67,7 @@ private:
 
 int main(int argc, char** argv) {
   locality::scheduler_flags sched{argc, argv};
-  bench::options opts{argc, argv,
-                      {{"pieces", 10'000'000, 10'000'000, "trapezoids in all"},
-                       {"workers", 100, 100, "workers, one share each"}}};
+  bench::options opts{argc, argv, locality::trapr_sizes()};
   auto pieces = opts["pieces"];
   auto workers = opts["workers"];
   if (workers == 0 || pieces < workers) {
