@@ -497,7 +497,21 @@ struct pong {
 
 // -- ordering, timeouts and delays: one step at a time, in virtual time ----------------
 
-class actors_in_virtual_time : public troupe::test::deterministic {};
+class actors_in_virtual_time : public troupe::test::deterministic {
+protected:
+  /// Sends 0 .. n-1 to `client` at once and runs every message; returns how
+  /// many ran, and checks that `seen` got them back in that order.
+  size_t run_backlog(const actor& client, int n, const std::vector<int>& seen) {
+    dispatch_messages();
+    for (int i = 0; i < n; ++i)
+      anon_mail(i).send(client);
+    auto taken = dispatch_messages();
+    std::vector<int> in_order(static_cast<size_t>(n));
+    std::iota(in_order.begin(), in_order.end(), 0);
+    EXPECT_EQ(seen, in_order);
+    return taken;
+  }
+};
 
 TEST_F(actors_in_virtual_time, skipped_messages_wait_for_a_new_behavior_and_then_run_in_order) {
   std::vector<int> seen;
@@ -672,13 +686,7 @@ TEST_F(actors_in_virtual_time, a_backlog_behind_awaits_runs_in_order_and_is_not_
       c->request(server, infinite, x).await([&seen](int y) { seen.push_back(y); });
     }};
   });
-  dispatch_messages();
-  for (int i = 0; i < n; ++i)
-    anon_mail(i).send(client);
-  auto taken = dispatch_messages();
-  std::vector<int> in_order(n);
-  std::iota(in_order.begin(), in_order.end(), 0);
-  EXPECT_EQ(seen, in_order);
+  auto taken = run_backlog(client, n, seen);
   // The server takes n requests; the client each message, each response, and
   // the backlog once more after the first await. Skipping the backlog anew at
   // every await would take about n * n / 2.
@@ -696,13 +704,7 @@ TEST_F(actors_in_virtual_time, a_backlog_behind_chained_awaits_is_not_rescanned_
       });
     }};
   });
-  dispatch_messages();
-  for (int i = 0; i < n; ++i)
-    anon_mail(i).send(client);
-  auto taken = dispatch_messages();
-  std::vector<int> in_order(n);
-  std::iota(in_order.begin(), in_order.end(), 0);
-  EXPECT_EQ(seen, in_order);
+  auto taken = run_backlog(client, n, seen);
   // 2n requests, n messages, 2n responses and the backlog once more.
   EXPECT_LE(taken, size_t{7 * n});
 }
