@@ -206,7 +206,6 @@ void scheduled_actor::replay_stash(bool older_awaits) {
   // more. Responses to awaits begun since cannot be among them.
   if (older_awaits && !awaited_.empty())
     mailbox_.reveal_deferred();
-  mailbox_.hide_deferred(!awaited_.empty());
   if (!stash_.empty())
     mailbox_.prepend(std::move(stash_));
 }
@@ -242,10 +241,10 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
     current_element_ = nullptr;
     graveyard_.clear();
     on_exception(std::current_exception(), elem.get());
+    mailbox_.hide_deferred(!awaited_.empty());
     // Kept alive by its exception handler: what the handler changed counts.
     if (!terminated() && behavior_changed_)
       replay_stash(awaits_before > 1);
-    mailbox_.hide_deferred(!awaited_.empty());
     return consume_result::consumed;
   }
   current_element_ = nullptr;
@@ -259,12 +258,13 @@ TROUPE_HOT scheduled_actor::consume_result scheduled_actor::consume(mailbox_elem
     else
       stash_.push_back(elem.release());
   }
+  // An await that began in this handler hides what was deferred before; one
+  // that ended shows it (before replay_stash puts the stash in front of it).
+  mailbox_.hide_deferred(!awaited_.empty());
   if (quit_requested_ || (bhvr_stack_.empty() && pending_live_ == 0))
     finish_if_idle();
   else if (behavior_changed_ && result == consume_result::consumed)
     replay_stash(awaits_before > 1);
-  // An await that began in this handler hides what was deferred before.
-  mailbox_.hide_deferred(!awaited_.empty());
   return result;
 }
 

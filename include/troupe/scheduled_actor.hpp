@@ -312,8 +312,9 @@ private:
   void call_error_handler(detail::response_error_fn& handler, error& err);
   void on_exception(std::exception_ptr eptr, mailbox_element* elem);
   void finish_if_idle();
-  /// Puts the stash back; `older_awaits`: more than one request was awaited
-  /// before the message that changed the behavior.
+  /// Puts the stash back, in front of what the mailbox shows (the caller has
+  /// hidden or shown the deferred messages); `older_awaits`: more than one
+  /// request was awaited before the message that changed the behavior.
   void replay_stash(bool older_awaits);
   pending_response* find_pending(uint64_t number) noexcept;
   /// Removes `entry` from the pending (and awaited) requests.

@@ -243,8 +243,9 @@ public:
   }
 
   /// Approximate number of queued messages: the inbox's estimate plus the
-  /// caches, deferred messages left out. Exact when no thread pushes or pops; while the consumer moves
-  /// the inbox into its caches it may be too high, never too low.
+  /// caches, deferred messages left out. Exact when no thread pushes or pops;
+  /// while the consumer moves the inbox into its caches it may be too high,
+  /// never too low.
   size_t size() const noexcept {
     // Inbox first, with acquire: see fetch_more.
     auto queued = inbox_.size();
