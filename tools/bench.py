@@ -35,8 +35,8 @@ tools/studies/<study>.py with a function
     run(study, programs, expected, args, emit)
 
 that runs them and emits the JSON lines; the generic runner above is used
-for every other study. Helpers for such modules (run_program, emit_absent,
-absent_line, system_rank) live here.
+for every other study. Helpers for such modules (measure, run_program,
+emit_absent, absent_line, system_rank) live here.
 
 Standard library only.
 """
@@ -410,28 +410,32 @@ def run_study(study, programs, expected, args, out):
     scale = "full" if args.full else "quick"
     for case in cases:
         for threads in args.threads:
-            config = f"threads={threads}"
-            present = [s for s in systems if case in programs[s]]
-            runs = {s: [] for s in present}
-            for i in range(args.runs):
-                for system in present:
-                    # A failure is not retried: it would most likely repeat,
-                    # and a hanging system would eat the whole time budget.
-                    if any(not r.ok for r in runs[system]):
-                        continue
-                    cmd = [programs[system][case], f"--threads={threads}",
-                           f"--scale={scale}"]
-                    run = run_program(cmd, args.timeout, args.launcher)
-                    runs[system].append(run)
-                    status = (f"{run.wall:8.3f} s  cpu {run.cpu:7.3f} s  "
-                              f"rss {run.rss_mib:7.1f} MiB  "
-                              + "  ".join(run.stdout.split("\n")).strip()
-                              if run.ok else "FAILED: " + run.error.replace("\n", " | "))
-                    print(f"[{study}] {case:20} {config:10} {system:9} "
-                          f"run {i + 1}/{args.runs}: {status}", flush=True)
-            for system in present:
-                for line in summarise(study, case, system, config, runs[system]):
-                    emit(line)
+            commands = [(s, [programs[s][case], f"--threads={threads}", f"--scale={scale}"])
+                        for s in systems if case in programs[s]]
+            measure(study, case, f"threads={threads}", commands, args, emit)
+
+
+def measure(study, case, config, commands, args, emit):
+    """Runs each (system, argv) of `commands` args.runs times, the systems
+    taking turns run by run, and emits the summaries of each system."""
+    runs = {system: [] for system, _ in commands}
+    for i in range(args.runs):
+        for system, cmd in commands:
+            # A failure is not retried: it would most likely repeat, and a
+            # hanging system would eat the whole time budget.
+            if any(not r.ok for r in runs[system]):
+                continue
+            run = run_program(cmd, args.timeout, args.launcher)
+            runs[system].append(run)
+            status = (f"{run.wall:8.3f} s  cpu {run.cpu:7.3f} s  "
+                      f"rss {run.rss_mib:7.1f} MiB  "
+                      + "  ".join(run.stdout.split("\n")).strip()
+                      if run.ok else "FAILED: " + run.error.replace("\n", " | "))
+            print(f"[{study}] {case:20} {config:10} {system:9} "
+                  f"run {i + 1}/{args.runs}: {status}", flush=True)
+    for system, _ in commands:
+        for line in summarise(study, case, system, config, runs[system]):
+            emit(line)
 
 
 def parse_args(argv):

@@ -8,8 +8,8 @@ Troupe's programs run as three systems, one per scheduler:
     troupe-locality-local     --policy=locality --placement=local     (LAS/L)
     troupe-locality-affinity  --policy=locality --placement=affinity  (LAS/A)
 
-run() measures, each with the generic runner's process timing
-(bench.run_program) and the systems taking turns run by run:
+run() measures with the generic runner's bench.measure() (whole processes,
+the systems taking turns run by run):
 
 - every case on this machine's real topology with one worker per usable
   CPU (config `threads=T`): the speed comparison;
@@ -91,27 +91,6 @@ def describe(system):
 # -- running -------------------------------------------------------------------------
 
 
-def measure(study, case, config, commands, args, emit):
-    """Runs each system's command args.runs times, taking turns, and emits
-    the summaries. `commands` is [(system, argv)]."""
-    runs = {system: [] for system, _ in commands}
-    for i in range(args.runs):
-        for system, cmd in commands:
-            if any(not r.ok for r in runs[system]):
-                continue  # a failure would most likely repeat
-            run = bench.run_program(cmd, args.timeout, args.launcher)
-            runs[system].append(run)
-            status = (f"{run.wall:8.3f} s  rss {run.rss_mib:7.1f} MiB  "
-                      + " ".join(l for l in run.stdout.splitlines()
-                                 if not l.startswith("metric steals")).strip()
-                      if run.ok else "FAILED: " + run.error.replace("\n", " | "))
-            print(f"[{study}] {case:7} {config:32} {system:25} run {i + 1}/{args.runs}: "
-                  f"{status[:160]}", flush=True)
-    for system, _ in commands:
-        for line in bench.summarise(study, case, system, config, runs[system]):
-            emit(line)
-
-
 def commands_for(programs, systems, case, extra, troupe_variants=TROUPE_VARIANTS,
                  competitors=True):
     out = []
@@ -161,12 +140,12 @@ def run(study, programs, expected, args, emit):
 
     wake_floor(study, programs, emit)
     for case in cases:
-        measure(study, case, f"threads={threads}",
+        bench.measure(study, case, f"threads={threads}",
                 commands_for(programs, systems, case, base), chat_run(args) if case == "chat"
                 else args, emit)
     if "cdict" in cases:
         for words in SWEEP_WORDS[scale]:
-            measure(study, "cdict", f"threads={threads},value-words={words}",
+            bench.measure(study, "cdict", f"threads={threads},value-words={words}",
                     commands_for(programs, systems, "cdict", base + [f"--value-words={words}"]),
                     args, emit)
     if "troupe" in systems:
@@ -179,7 +158,7 @@ def run(study, programs, expected, args, emit):
             extra = [f"--threads={SYNTHETIC_WORKERS}", f"--scale={scale}"]
             commands = [(name, cmd + [f"--topology={SYNTHETIC}"]) for name, cmd in
                         commands_for(programs, systems, case, extra, synthetic, False)]
-            measure(study, case, f"threads={SYNTHETIC_WORKERS},topology={SYNTHETIC}",
+            bench.measure(study, case, f"threads={SYNTHETIC_WORKERS},topology={SYNTHETIC}",
                     commands, one_run, emit)
 
 
