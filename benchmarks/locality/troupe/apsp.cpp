@@ -138,8 +138,7 @@ int main(int argc, char** argv) {
     }
     for (size_t i = 0; i < blocks.size(); ++i)
       self->receive([&](result_atom, uint64_t block_sum) { sum += block_sum; });
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   return bench::checksum("distance_sum", sum, locality::apsp_expected(std::move(graph), g.nodes));
 }

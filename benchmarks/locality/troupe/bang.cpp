@@ -64,8 +64,7 @@ int main(int argc, char** argv) {
     auto dest = sys.spawn<receiver>(senders * messages, &result);
     for (uint64_t i = 0; i < senders; ++i)
       sys.spawn(sender, dest, i, messages);
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   uint64_t expected = 0;
   for (uint64_t i = 0; i < senders; ++i)

@@ -75,8 +75,7 @@ int main(int argc, char** argv) {
       self->receive([&](done_atom, uint64_t count) { pongs += count; });
     for (const auto& peer : peers)
       self->send_exit(peer, troupe::exit_reason::user_shutdown);
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   return bench::checksum("pongs", pongs, n * (n - 1));
 }

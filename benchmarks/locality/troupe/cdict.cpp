@@ -124,8 +124,7 @@ int main(int argc, char** argv) {
   {
     troupe::actor_system sys{cfg};
     sys.spawn<dictionary, troupe::hub>(params, &result);
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   return bench::checksum("read_sum", result,
                          locality::dictionary_expected(params.workers, params.messages,

@@ -247,8 +247,7 @@ int main(int argc, char** argv) {
     for (const auto& x : dir.groups)
       troupe::anon_send_exit(x, troupe::exit_reason::user_shutdown);
     troupe::anon_send_exit(dir.registry, troupe::exit_reason::user_shutdown);
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   auto logs_ok = locality::chat_report(registry_log, messages);
   auto status = bench::checksum("deliveries", locality::chat_progress::now().deliveries,

@@ -10,7 +10,7 @@
 // --placement and --topology apply to the locality policy only, so that a
 // result is never labelled with a setting that had no effect.
 //
-// print_steals() reports where the workers stole, for the study's table of
+// print_steals_when_done() reports where the workers stole, for the study's table of
 // steal order on synthetic topologies.
 
 #include "common/options.hpp"
@@ -85,12 +85,14 @@ private:
   std::string topology_;
 };
 
-/// Prints `metric steals <n> count` and, under the locality policy,
+/// Waits until every actor is done (what ~actor_system would wait for),
+/// then prints `metric steals <n> count` and, under the locality policy,
 /// `metric steals_level<k> <n> count` summed over the workers, level 0 the
-/// nearest. Call it before the system goes away. On a symmetric topology
-/// level k is the same kind of level for every worker (for example core,
-/// node, other node); on an asymmetric one the sums mix kinds.
-inline void print_steals(const troupe::actor_system& sys) {
+/// nearest. On a symmetric topology level k is the same kind of level for
+/// every worker (for example core, node, other node); on an asymmetric one
+/// the sums mix kinds.
+inline void print_steals_when_done(troupe::actor_system& sys) {
+  sys.await_all_actors_done();
   uint64_t total = 0;
   std::vector<uint64_t> by_level;
   for (const auto& w : sys.scheduler_stats()) {

@@ -157,8 +157,7 @@ int main(int argc, char** argv) {
   {
     troupe::actor_system sys{cfg};
     sys.spawn<sorted_list, troupe::hub>(params, &result);
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   if (result.final_size != params.final_size)
     return bench::checksum("final_size", result.final_size, params.final_size);

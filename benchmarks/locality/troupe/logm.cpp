@@ -108,8 +108,7 @@ int main(int argc, char** argv) {
   {
     troupe::actor_system sys{cfg};
     sys.spawn<master>(terms, series, &result);
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   return bench::checksum("last_terms_e15", result,
                          locality::logistic_expected(terms, series, start_rate, increment));

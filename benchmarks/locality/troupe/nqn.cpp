@@ -105,8 +105,7 @@ int main(int argc, char** argv) {
     sys.spawn<master, troupe::hub>(workers, static_cast<int32_t>(size),
                                    static_cast<int32_t>(opts["threshold"]),
                                    static_cast<int32_t>(opts["priorities"]), &solutions);
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   return bench::checksum("solutions", solutions, locality::nqueens_solutions[size - 1]);
 }

@@ -139,8 +139,7 @@ int main(int argc, char** argv) {
         mine.push_back(pubs[p]);
       sys.spawn<subscriber>(std::move(mine), messages, &results[s]);
     }
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   locality::latency_histogram latency;
   uint64_t sum = 0;

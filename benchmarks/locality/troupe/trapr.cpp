@@ -81,8 +81,7 @@ int main(int argc, char** argv) {
   {
     troupe::actor_system sys{cfg};
     sys.spawn<master, troupe::hub>(workers, pieces, &fixed);
-    sys.await_all_actors_done();
-    locality::print_steals(sys);
+    locality::print_steals_when_done(sys);
   }
   return locality::checksum_close("area_e6", static_cast<double>(fixed) / 1e12,
                                   locality::trapezoid_reference(left_end, right_end, 200'000),
