@@ -141,13 +141,14 @@ def run(study, programs, expected, args, emit):
     wake_floor(study, programs, emit)
     for case in cases:
         bench.measure(study, case, f"threads={threads}",
-                commands_for(programs, systems, case, base), chat_run(args) if case == "chat"
-                else args, emit)
+                      commands_for(programs, systems, case, base),
+                      chat_run(args) if case == "chat" else args, emit)
     if "cdict" in cases:
         for words in SWEEP_WORDS[scale]:
             bench.measure(study, "cdict", f"threads={threads},value-words={words}",
-                    commands_for(programs, systems, "cdict", base + [f"--value-words={words}"]),
-                    args, emit)
+                          commands_for(programs, systems, "cdict",
+                                       base + [f"--value-words={words}"]),
+                          args, emit)
     if "troupe" in systems:
         one_run = copy.copy(args)
         one_run.runs = 1  # steal counts, not times
@@ -159,7 +160,7 @@ def run(study, programs, expected, args, emit):
             commands = [(name, cmd + [f"--topology={SYNTHETIC}"]) for name, cmd in
                         commands_for(programs, systems, case, extra, synthetic, False)]
             bench.measure(study, case, f"threads={SYNTHETIC_WORKERS},topology={SYNTHETIC}",
-                    commands, one_run, emit)
+                          commands, one_run, emit)
 
 
 # -- report --------------------------------------------------------------------------
@@ -207,7 +208,7 @@ def time_table(res, config, report):
                 text += f" · {line['value'] / worst:.2f}"
             row.append(text)
         out.append("| " + " | ".join(row) + " |")
-    return out, systems
+    return out
 
 
 def ratio_rows(res, config, report):
@@ -451,8 +452,7 @@ def report_section(name, lines, machine, results_dir):
                 "Each cell: the median wall-clock time of the whole process (s), fastest "
                 "and slowest run in brackets, then `·` the time divided by the slowest "
                 "system's in that case (the seed's Figures 1 and 2; lower is better).", ""]
-        table, _ = time_table(res, config, report)
-        out += table + [""]
+        out += time_table(res, config, report) + [""]
         out += ["Ratios of medians; below 1 (bold) the first system is faster.", ""]
         out += ratio_rows(res, config, report) + [""]
         chart = f"{name}_normalised_{config.replace('=', '')}.png"
