@@ -835,6 +835,53 @@ private:
   }
 };
 
+/// A session's tick, the same in every system: its message drawn, the text
+/// as the client sent it (encrypted) and as the server has it (decrypted),
+/// and the tick counted. The caller sends it.
+struct chat_tick {
+  int64_t stamp;
+  chat_message message;
+  chat_text text;
+};
+
+inline chat_tick chat_make_tick(random& rng, const chat_user& user, uint64_t key) {
+  auto stamp = now_ns();
+  auto& c = chat_counters::mine();
+  c.first_tick = std::min(c.first_tick, stamp);
+  auto m = chat_next_message(rng, user);
+  auto bytes = std::make_shared<std::vector<uint8_t>>(m.length);
+  chat_client_text(bytes->data(), m.length, m.fill, key);
+  chat_xor(bytes->data(), m.length, key);
+  return {stamp, m, chat_text{std::move(bytes)}};
+}
+
+/// How long until tick `ticked` (counting from 0), due that many seconds
+/// after the first however late the last one ran; in ns, at least 0.
+inline int64_t chat_next_tick_in(int64_t start, int64_t first_tick, uint32_t ticked) {
+  auto due = start + first_tick + static_cast<int64_t>(ticked) * 1'000'000'000;
+  return std::max<int64_t>(due - now_ns(), 0);
+}
+
+/// What a session does with a message it receives: drops it if it blocks
+/// the sender, else encrypts it for its client and records the latency from
+/// the sender's tick; counts the delivery either way.
+inline void chat_receive(const chat_user& user, uint64_t key, uint32_t sender, int64_t stamp,
+                         const chat_text& text) {
+  auto& c = chat_counters::mine();
+  bool blocked = user.blocks(sender);
+  if (blocked) {
+    ++c.blocked;
+  } else {
+    const auto& bytes = *text.bytes;
+    c.cipher += chat_xor_copy(c.scratch.data(), bytes.data(), bytes.size(), key);
+  }
+  auto t = now_ns();
+  if (!blocked)
+    c.latency.record(t - stamp);
+  c.last_delivery = std::max(c.last_delivery, t);
+  chat_counters::bump(c.deliveries);
+}
+
 /// The live counters summed over the threads.
 struct chat_progress {
   uint64_t ready = 0;

@@ -135,34 +135,14 @@ protected:
       },
       [this](tick_atom) { tick(); },
       [this](chat_atom, uint32_t sender, int64_t stamp, const locality::chat_text& text) {
-        auto& c = locality::chat_counters::mine();
-        bool blocked = user_.blocks(sender);
-        if (blocked) {
-          ++c.blocked;
-        } else {
-          const auto& bytes = *text.bytes;
-          c.cipher += locality::chat_xor_copy(c.scratch.data(), bytes.data(), bytes.size(), key_);
-        }
-        auto t = locality::now_ns();
-        if (!blocked)
-          c.latency.record(t - stamp);
-        c.last_delivery = std::max(c.last_delivery, t);
-        locality::chat_counters::bump(c.deliveries);
+        locality::chat_receive(user_, key_, sender, stamp, text);
       },
     };
   }
 
 private:
   void tick() {
-    auto stamp = locality::now_ns();
-    auto& c = locality::chat_counters::mine();
-    c.first_tick = std::min(c.first_tick, stamp);
-    auto m = locality::chat_next_message(rng_, user_);
-    // The text as it comes from the client, which the server decrypts.
-    auto bytes = std::make_shared<std::vector<uint8_t>>(m.length);
-    locality::chat_client_text(bytes->data(), m.length, m.fill, key_);
-    locality::chat_xor(bytes->data(), m.length, key_);
-    locality::chat_text text{std::move(bytes)};
+    auto [stamp, m, text] = locality::chat_make_tick(rng_, user_, key_);
     if (m.to_group)
       send(dir_->groups[m.target], chat_atom_v, id_, stamp, text);
     else
@@ -171,9 +151,8 @@ private:
     send(dir_->registry, log_atom_v, id_, m.address(), std::move(text));
     if (++ticked_ == ticks_)
       return;
-    // Tick k is due k seconds after the first, however late this one ran.
-    auto due = start_ + first_tick_ + static_cast<int64_t>(ticked_) * 1'000'000'000;
-    delayed_send(self_handle(), troupe::timespan{std::max<int64_t>(due - locality::now_ns(), 0)},
+    delayed_send(self_handle(),
+                 troupe::timespan{locality::chat_next_tick_in(start_, first_tick_, ticked_)},
                  tick_atom_v);
   }
 
