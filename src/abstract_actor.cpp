@@ -10,6 +10,8 @@ namespace troupe {
 void actor_control_block::on_last_strong_ref() noexcept {
   // Nobody can send to or run the actor any more.
   actor_->on_unreachable();
+  // An exit notice still held has nobody left to release it.
+  actor_->release_exit_notice(nullptr);
   destroy_(actor_);
   weak_deref();
 }
@@ -39,9 +41,9 @@ void abstract_actor::link_to(abstract_actor* other) {
   bool other_down = false;
   {
     std::scoped_lock guard{mtx_, other->mtx_};
-    if (terminated_.load(std::memory_order_relaxed))
+    if (notice_sent_)
       return;
-    if (other->terminated_.load(std::memory_order_relaxed)) {
+    if (other->notice_sent_) {
       other_down = true;
       other_reason = other->fail_state_;
     } else {
@@ -68,7 +70,7 @@ void abstract_actor::add_monitor(const actor_addr& observer) {
   error reason;
   {
     std::lock_guard guard{mtx_};
-    if (!terminated_.load(std::memory_order_relaxed)) {
+    if (!notice_sent_) {
       monitors_.push_back(observer);
       return;
     }
@@ -88,18 +90,52 @@ void abstract_actor::remove_monitor(const actor_addr& observer) {
 }
 
 bool abstract_actor::cleanup(error reason, execution_unit* ctx) {
-  std::vector<actor_addr> links;
-  std::vector<actor_addr> monitors;
   {
     std::lock_guard guard{mtx_};
     if (terminated_.load(std::memory_order_relaxed))
       return false;
     fail_state_ = reason;
-    links.swap(links_);
-    monitors.swap(monitors_);
     terminated_.store(true, std::memory_order_release);
   }
   on_cleanup(reason, ctx);
+  std::vector<actor_addr> links;
+  std::vector<actor_addr> monitors;
+  {
+    std::lock_guard guard{mtx_};
+    if (notice_held_)
+      return true;
+    links.swap(links_);
+    monitors.swap(monitors_);
+    notice_sent_ = true;
+  }
+  send_exit_notice(std::move(links), std::move(monitors), reason, ctx);
+  return true;
+}
+
+void abstract_actor::hold_exit_notice() noexcept {
+  std::lock_guard guard{mtx_};
+  notice_held_ = !notice_sent_;
+}
+
+void abstract_actor::release_exit_notice(execution_unit* ctx) {
+  std::vector<actor_addr> links;
+  std::vector<actor_addr> monitors;
+  error reason;
+  {
+    std::lock_guard guard{mtx_};
+    if (!notice_held_ || notice_sent_)
+      return;
+    links.swap(links_);
+    monitors.swap(monitors_);
+    notice_sent_ = true;
+    reason = fail_state_;
+  }
+  send_exit_notice(std::move(links), std::move(monitors), reason, ctx);
+}
+
+void abstract_actor::send_exit_notice(std::vector<actor_addr> links,
+                                      std::vector<actor_addr> monitors, const error& reason,
+                                      execution_unit* ctx) {
   auto self = address();
   for (auto& link : links) {
     if (auto hdl = link.lock()) {
@@ -121,7 +157,6 @@ bool abstract_actor::cleanup(error reason, execution_unit* ctx) {
   // Last: await_all_actors_done may return as soon as this runs.
   if (registered_)
     system().unregister_actor();
-  return true;
 }
 
 void abstract_actor::bounce(mailbox_element_ptr elem, const error& reason,

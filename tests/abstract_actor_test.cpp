@@ -9,9 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <string>
+#include <thread>
 #include <utility>
 
 using namespace std::chrono_literals;
@@ -37,6 +39,22 @@ behavior linker(event_based_actor* self) {
     [self](const error& reason) { self->quit(reason); },
   };
 }
+
+/// An actor whose work outlives its mailbox: it holds its exit notice until
+/// the test calls release_exit_notice().
+class holding_actor : public event_based_actor {
+public:
+  explicit holding_actor(actor_config& cfg) : event_based_actor(cfg) {}
+
+  behavior make_behavior() override {
+    return {[this](const error& reason) { quit(reason); }};
+  }
+
+  void on_cleanup(const error& reason, execution_unit* ctx) override {
+    event_based_actor::on_cleanup(reason, ctx);
+    hold_exit_notice();
+  }
+};
 
 class actor_lifecycle : public troupe::test::actor_fixture {
 protected:
@@ -318,6 +336,60 @@ TEST_P(actor_lifecycle, messages_queued_before_the_last_handle_goes_are_still_ha
   for (int i = 1; i <= 3; ++i)
     EXPECT_EQ(next<int>(), i);
   EXPECT_EQ(next<down_msg>().reason, exit_reason::unreachable);
+}
+
+// -- a held exit notice ---------------------------------------------------------------
+
+TEST_P(actor_lifecycle, a_held_exit_notice_reaches_monitors_and_links_only_when_released) {
+  auto a = sys.spawn<holding_actor>();
+  auto b = sys.spawn(linker);
+  link(b, a);
+  self->monitor(a);
+  self->monitor(b);
+  self->send(a, make_error(exit_reason::user_shutdown));
+  // A link added after the exit waits for the notice too.
+  auto c = sys.spawn(linker);
+  self->monitor(c);
+  while (!actor_cast_raw(a)->terminated())
+    std::this_thread::sleep_for(1ms);
+  link(c, a);
+  EXPECT_TRUE(alive(b)) << "the link hears of the exit only at release";
+  EXPECT_FALSE(has_queued<down_msg>()) << "the monitor hears of it only at release";
+  auto* raw = actor_cast_raw(a);
+  raw->release_exit_notice(nullptr);
+  raw->release_exit_notice(nullptr); // a second release sends nothing
+  auto reasons = downs(3);
+  EXPECT_EQ(reasons[a.id()], exit_reason::user_shutdown);
+  EXPECT_EQ(reasons[b.id()], exit_reason::user_shutdown);
+  EXPECT_EQ(reasons[c.id()], exit_reason::user_shutdown);
+}
+
+TEST_P(actor_lifecycle, await_all_actors_done_waits_for_a_held_exit_notice) {
+  auto a = sys.spawn<holding_actor>();
+  self->monitor(a);
+  self->send(a, make_error(exit_reason::user_shutdown));
+  std::atomic<bool> done{false};
+  std::thread waiter{[&] {
+    sys.await_all_actors_done();
+    done = true;
+  }};
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(done) << "the actor counts as live while its notice is held";
+  actor_cast_raw(a)->release_exit_notice(nullptr);
+  EXPECT_EQ(next<down_msg>().reason, exit_reason::user_shutdown);
+  waiter.join();
+  EXPECT_TRUE(done);
+}
+
+TEST_P(actor_lifecycle, the_last_handle_going_releases_a_held_exit_notice) {
+  auto a = sys.spawn<holding_actor>();
+  self->monitor(a);
+  self->send(a, make_error(exit_reason::user_shutdown));
+  auto id = a.id();
+  a = nullptr;
+  auto down = next<down_msg>();
+  EXPECT_EQ(down.source.id(), id);
+  EXPECT_EQ(down.reason, exit_reason::user_shutdown);
 }
 
 } // namespace

@@ -95,6 +95,11 @@ public:
   /// with exit_reason::unreachable unless it already terminated.
   virtual void on_unreachable() noexcept;
 
+  /// Sends the exit notice hold_exit_notice() kept back: exit_msgs to
+  /// links, down_msgs to monitors, and the system's count of live actors.
+  /// Any thread; later calls do nothing.
+  void release_exit_notice(execution_unit* ctx);
+
   /// Answers `elem` with `actor_down` if it is a request, or counts it as a
   /// dead letter; `reason` says why it could not be delivered.
   static void bounce(mailbox_element_ptr elem, const error& reason,
@@ -106,6 +111,13 @@ protected:
 
   /// Subclasses close their mailbox here and bounce what was left in it.
   virtual void on_cleanup(const error& reason, execution_unit* ctx) = 0;
+
+  /// Called from on_cleanup by an actor whose work outlives its mailbox (a
+  /// stream graph's nodes still finish): links, monitors and
+  /// await_all_actors_done hear of the exit only at release_exit_notice(),
+  /// so nothing the work touches is freed under it. Links and monitors
+  /// added meanwhile get the notice then too.
+  void hold_exit_notice() noexcept;
 
   /// True if the actor system counts this actor in await_all_actors_done
   /// (everything but hidden actors); set once at spawn.
@@ -125,6 +137,11 @@ private:
   static void send_exit_to(const actor_addr& dest, const actor_addr& source,
                            const error& reason, execution_unit* ctx);
 
+  /// Tells `links` and `monitors` that this actor exited with `reason`, and
+  /// the system that it is gone.
+  void send_exit_notice(std::vector<actor_addr> links, std::vector<actor_addr> monitors,
+                        const error& reason, execution_unit* ctx);
+
   actor_control_block* ctrl_;
   std::atomic<bool> terminated_{false};
   mutable std::mutex mtx_;
@@ -132,6 +149,8 @@ private:
   error fail_state_;
   std::vector<actor_addr> links_;
   std::vector<actor_addr> monitors_;
+  bool notice_held_ = false; // hold_exit_notice() was called
+  bool notice_sent_ = false; // links_ and monitors_ were told; they stay empty
 };
 
 /// The actor behind a handle, or nullptr.

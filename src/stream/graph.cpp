@@ -30,9 +30,14 @@ public:
   }
 
   void on_cleanup(const error& reason, execution_unit* ctx) override {
-    if (!done_)
-      state_->fail(reason ? reason : error{exit_reason::unknown});
     event_based_actor::on_cleanup(reason, ctx);
+    if (done_)
+      return;
+    // Whoever waits for this actor may free what the nodes touch: it hears
+    // of the exit once they stopped.
+    hold_exit_notice();
+    if (!state_->coordinator_exited(reason ? reason : error{exit_reason::unknown}))
+      release_exit_notice(ctx);
   }
 
 private:

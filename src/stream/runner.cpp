@@ -190,12 +190,14 @@ void graph_state::runner_finished() {
     return;
   strong_actor_ptr coordinator;
   error reason;
+  bool exited = false;
   std::vector<runner*> all;
   {
     std::lock_guard guard{mtx_};
     coordinator = std::move(coordinator_);
     reason = reason_;
     finished_ = true;
+    exited = coordinator_exited_;
     // Every runner has finished; those still returning from resume hold a
     // reference of their own. Releasing ours breaks the runner -> graph ->
     // runner cycle, once no input can touch the rings (and through them
@@ -203,13 +205,26 @@ void graph_state::runner_finished() {
     if (externals_.empty())
       all = std::move(runners_);
   }
-  if (coordinator)
+  if (coordinator && exited)
+    coordinator->get()->release_exit_notice(nullptr);
+  else if (coordinator)
     coordinator->get()->enqueue(make_mailbox_element(nullptr, message_id::make(),
                                                      make_message(graph_done_atom{},
                                                                   std::move(reason))),
                                 nullptr);
   for (auto* r : all)
     r->deref_resumable();
+}
+
+bool graph_state::coordinator_exited(error reason) {
+  {
+    std::lock_guard guard{mtx_};
+    if (finished_)
+      return false;
+    coordinator_exited_ = true;
+  }
+  fail(std::move(reason));
+  return true;
 }
 
 } // namespace troupe::stream::detail

@@ -372,6 +372,37 @@ TEST_P(stream_graph, killing_the_graphs_actor_stops_a_graph_that_waits_for_input
   EXPECT_EQ(in.push(8), error{exit_reason::kill}) << "the input reports why the graph stopped";
 }
 
+/// Emits forever, slowly, and counts the calls in flight.
+struct busy_source : stream::source_node<int64_t> {
+  explicit busy_source(std::atomic<int>* inside) : inside(inside) {}
+
+  bool generate(stream::emitter<int64_t>& out) override {
+    ++*inside;
+    std::this_thread::sleep_for(std::chrono::milliseconds{2});
+    out.emit(0);
+    --*inside;
+    return true;
+  }
+
+  std::atomic<int>* inside;
+};
+
+TEST_P(stream_graph, a_killed_graphs_monitors_hear_of_it_once_its_nodes_stopped) {
+  std::atomic<int> inside{0};
+  collected<int64_t> out;
+  stream::graph g{sys};
+  auto src = g.add<busy_source>(&inside);
+  auto snk = g.add<collecting_sink<int64_t>>(&out);
+  g.connect(src, snk);
+  auto hdl = g.start();
+  ASSERT_TRUE(hdl);
+  while (inside.load() == 0)
+    std::this_thread::yield();
+  self->send_exit(*hdl, exit_reason::kill);
+  EXPECT_EQ(await(hdl), error{exit_reason::kill});
+  EXPECT_EQ(inside.load(), 0) << "no node runs once the down_msg arrived";
+}
+
 TEST_P(stream_graph, start_names_what_is_wrong_with_a_graph) {
   auto why = [](stream::graph& g) {
     auto hdl = g.start();

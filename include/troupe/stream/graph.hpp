@@ -25,7 +25,8 @@
 // A running graph is an actor: start() returns its handle, which terminates
 // when the graph has finished (exit reason normal) or failed (the error:
 // a node threw, or the actor was killed or the system shut down, which
-// stops the graph). run() is start() and waiting for that.
+// stops the graph). Links and monitors hear of it once no node runs any
+// more. run() is start() and waiting for that.
 //
 // Threads: build and start a graph from one thread.
 

@@ -91,7 +91,9 @@ private:
   /// A source's turn: `finished` once generate returned false.
   step generate(size_t budget) {
     if constexpr (is_source) {
-      for (size_t i = 0; i < budget; ++i) {
+      // A failed graph stops at the next call, not at the budget's end: a
+      // slow source would keep its monitors waiting for a whole budget.
+      for (size_t i = 0; i < budget && !graph().failed(); ++i) {
         auto before = out_.emitted();
         if (!node_->generate(out_)) {
           out_.publish();
@@ -118,7 +120,7 @@ private:
     if constexpr (!is_source) {
       size_t done = 0;
       auto n = inputs_.size();
-      while (done < budget) {
+      while (done < budget && !graph().failed()) {
         bool any = false;
         for (size_t k = 0; k < n && done < budget; ++k) {
           auto& r = *inputs_[(next_input_ + k) % n];
@@ -155,7 +157,8 @@ private:
       }
       if constexpr (!is_sink)
         out_.publish();
-      if (done == budget)
+      // Failed: the next turn abandons.
+      if (done == budget || graph().failed())
         return step::more;
       for (auto* r : inputs_)
         if (!r->drained())

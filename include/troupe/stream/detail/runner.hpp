@@ -167,8 +167,15 @@ public:
   error reason() const;
 
   /// Called by each runner once, when it finished; the last tells the
-  /// coordinator and releases the runners.
+  /// coordinator (or releases its exit notice, if it exited first) and
+  /// releases the runners.
   void runner_finished();
+
+  /// Called by the coordinator when it exits before the graph finished
+  /// (killed, system shutdown), after it held its exit notice: fails the
+  /// graph with `reason`. True if runners still run: the last releases the
+  /// notice; false if none does, and the caller releases it.
+  bool coordinator_exited(error reason);
 
 private:
   actor_system& sys_;
@@ -185,6 +192,7 @@ private:
   error reason_;                  // guarded by mtx_
   strong_actor_ptr coordinator_;  // guarded by mtx_
   bool finished_ = false;         // guarded by mtx_: every runner has finished
+  bool coordinator_exited_ = false; // guarded by mtx_: it holds its exit notice
 };
 
 } // namespace troupe::stream::detail
