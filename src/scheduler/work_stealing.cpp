@@ -85,6 +85,10 @@ locality_state::locality_state(const scheduler_config& cfg)
   : topo(topology::load(cfg.topology)),
     layout(topo.layout(workers_on(cfg, topo))),
     affinity(cfg.placement == locality_placement::affinity),
+    pinned(cfg.pin_workers || std::any_of(layout.workers.begin(), layout.workers.end(),
+                                          [](const worker_place& w) {
+                                            return w.levels.size() > 1;
+                                          })),
     polling(std::make_unique<node_polling[]>(topo.num_numa_nodes())) {
 }
 
@@ -103,7 +107,7 @@ core::core(const scheduler_config& config, std::unique_ptr<locality_state> loc)
 
 int core::cpu_of(size_t index) const noexcept {
   // On this machine's topology each worker runs on its own core.
-  if (locality == nullptr)
+  if (locality == nullptr || !locality->pinned)
     return -1;
   return locality->layout.workers[index].cpu;
 }

@@ -83,6 +83,12 @@ struct locality_state {
   const worker_layout layout;
   /// troupe.locality.placement is "affinity".
   const bool affinity;
+  /// Workers sit on their cores: troupe.scheduler.pin-workers, or a
+  /// topology where some workers are nearer each other than others (more
+  /// than one cache or NUMA domain). Where all share one cache, a worker
+  /// keeps no data a move would lose, and the kernel may move it off a
+  /// core other load took.
+  const bool pinned;
 
   struct alignas(64) node_polling {
     /// Workers of the node inside a steal round (Algorithm 1's p): each

@@ -392,6 +392,19 @@ TEST(locality_config, the_keys_parse_and_bad_values_name_the_key) {
   EXPECT_NE(to_string(err).find("local, affinity"), std::string::npos) << to_string(err);
 }
 
+TEST(locality_config, workers_are_pinned_where_the_cores_do_not_share_one_cache) {
+  auto pinned = [](const char* topology, size_t workers, bool pin_workers) {
+    auto cfg = synthetic(topology, workers);
+    cfg.pin_workers = pin_workers;
+    return detail::stealing::locality_state{cfg}.pinned;
+  };
+  EXPECT_FALSE(pinned("l3:1 core:4 pu:1", 4, false)) << "one shared cache: the kernel places";
+  EXPECT_TRUE(pinned("l3:1 core:4 pu:1", 4, true)) << "pin-workers pins anyway";
+  EXPECT_TRUE(pinned("l3:2 core:2 pu:1", 4, false)) << "two caches: a move loses data";
+  EXPECT_TRUE(pinned("numa:2 core:2 pu:1", 4, false));
+  EXPECT_TRUE(pinned("l3:1 core:2 pu:1", 4, false)) << "two workers share a core";
+}
+
 TEST(locality_config, this_machines_topology_runs_actors) {
   locality_config cfg{"", 2, locality_placement::local};
   actor_system sys{cfg};

@@ -25,7 +25,8 @@
 // The policy "locality" (Barghi and Karsten, "Work-Stealing, Locality-Aware
 // Actor Scheduling") is this scheduler over the memory hierarchy
 // (troupe.scheduler.topology: hwloc's tree of this machine, or a synthetic
-// one): each worker sits on a core (pinned on a real topology), and a thief
+// one): each worker sits on a core (pinned on a real topology whose cores
+// do not all share one cache, or with troupe.scheduler.pin-workers), and a thief
 // looks for work level by level, nearest first (its core, shared caches,
 // NUMA node, then the other nodes by distance), skipping levels whose deques
 // look empty and backing off when most of its node polls a single deque.
