@@ -398,6 +398,26 @@ std::string expected_toml(const config_option& opt) {
   return opt.kind == config_kind::string_list ? "an array of strings" : "a string";
 }
 
+/// An option whose value names one of an enum's values (from_string and
+/// to_string know them); `expected` says which, for the error.
+template <class Enum>
+config_option make_enum_option(Enum* storage, std::string placeholder, std::string expected) {
+  config_option opt;
+  opt.kind = config_kind::string;
+  opt.placeholder = std::move(placeholder);
+  opt.default_text = std::string{to_string(*storage)};
+  opt.assign = [storage, expected = std::move(expected)](std::span<const std::string> values,
+                                                         bool store) -> std::string {
+    auto x = *storage;
+    if (!from_string(values.back(), x))
+      return expected;
+    if (store)
+      *storage = x;
+    return {};
+  };
+  return opt;
+}
+
 } // namespace
 
 // -- actor_system_config -------------------------------------------------------
@@ -480,22 +500,12 @@ actor_system_config::actor_system_config() {
   };
   add_builtin(std::move(topology));
 
-  config_option placement;
+  auto placement
+    = make_enum_option(&scheduler.placement, "<local|affinity>", "one of local, affinity");
   placement.key = "troupe.locality.placement";
   placement.description = "locality policy: where an actor a message unblocks runs; local: "
                           "on the sender's worker (LAS/L); affinity: on the worker that ran "
                           "it last (LAS/A)";
-  placement.kind = config_kind::string;
-  placement.placeholder = "<local|affinity>";
-  placement.default_text = std::string{to_string(scheduler.placement)};
-  placement.assign = [this](std::span<const std::string> values, bool store) -> std::string {
-    auto x = locality_placement::local;
-    if (!from_string(values.back(), x))
-      return "one of local, affinity";
-    if (store)
-      scheduler.placement = x;
-    return {};
-  };
   add_builtin(std::move(placement));
 
   auto pin_workers = detail::make_config_option(&scheduler.pin_workers);
@@ -503,21 +513,11 @@ actor_system_config::actor_system_config() {
   pin_workers.description = "pin worker i to the i-th CPU the process may use";
   add_builtin(std::move(pin_workers));
 
-  config_option mode;
+  auto mode = make_enum_option(&scheduler.idle, "<adaptive|event|polling>",
+                               "one of adaptive, event, polling");
   mode.key = "troupe.work-stealing.idle-mode";
   mode.description = "adaptive: spin, then park until woken; event: poll, then wait "
                      "on an event with a timeout; polling: poll with sleeps";
-  mode.kind = config_kind::string;
-  mode.placeholder = "<adaptive|event|polling>";
-  mode.default_text = std::string{to_string(scheduler.idle)};
-  mode.assign = [this](std::span<const std::string> values, bool store) -> std::string {
-    auto x = idle_mode::adaptive;
-    if (!from_string(values.back(), x))
-      return "one of adaptive, event, polling";
-    if (store)
-      scheduler.idle = x;
-    return {};
-  };
   add_builtin(std::move(mode));
 
   auto spin_attempts
@@ -571,20 +571,9 @@ actor_system_config::actor_system_config() {
                          "(0: no bound)";
   add_builtin(std::move(capacity));
 
-  config_option overflow;
+  auto overflow = make_enum_option(&mailbox.overflow, "<drop|mute>", "drop or mute");
   overflow.key = "troupe.mailbox.overflow";
   overflow.description = "what a message to a full mailbox gets: drop, or mute its sender";
-  overflow.kind = config_kind::string;
-  overflow.placeholder = "<drop|mute>";
-  overflow.default_text = to_string(mailbox.overflow);
-  overflow.assign = [this](std::span<const std::string> values, bool store) -> std::string {
-    auto policy = mailbox_overflow::mute;
-    if (!from_string(values.back(), policy))
-      return "drop or mute";
-    if (store)
-      mailbox.overflow = policy;
-    return {};
-  };
   add_builtin(std::move(overflow));
 
   auto push_timeout = detail::make_config_option(&mailbox.push_timeout,
@@ -601,21 +590,11 @@ actor_system_config::actor_system_config() {
                               "waits";
   add_builtin(std::move(edge_capacity));
 
-  config_option execution;
+  auto execution
+    = make_enum_option(&stream.execution, "<scheduled|threads>", "scheduled or threads");
   execution.key = "troupe.stream.execution";
   execution.description = "where stream nodes run: on the scheduler's workers, or one "
                           "thread per node replica";
-  execution.kind = config_kind::string;
-  execution.placeholder = "<scheduled|threads>";
-  execution.default_text = to_string(stream.execution);
-  execution.assign = [this](std::span<const std::string> values, bool store) -> std::string {
-    auto mode = stream_execution::scheduled;
-    if (!from_string(values.back(), mode))
-      return "scheduled or threads";
-    if (store)
-      stream.execution = mode;
-    return {};
-  };
   add_builtin(std::move(execution));
 
   auto grace = detail::make_config_option(&shutdown_grace_period,
@@ -625,20 +604,10 @@ actor_system_config::actor_system_config() {
                       "run before it stops them";
   add_builtin(std::move(grace));
 
-  config_option verbosity;
+  auto verbosity = make_enum_option(&logger_verbosity, '<' + join(log_level_names, "|") + '>',
+                                    "one of " + join(log_level_names, ", "));
   verbosity.key = "troupe.logger.verbosity";
   verbosity.description = "the least severe messages the logger prints";
-  verbosity.kind = config_kind::string;
-  verbosity.placeholder = '<' + join(log_level_names, "|") + '>';
-  verbosity.default_text = to_string(logger_verbosity);
-  verbosity.assign = [this](std::span<const std::string> values, bool store) -> std::string {
-    auto level = log_level::quiet;
-    if (!from_string(values.back(), level))
-      return "one of " + join(log_level_names, ", ");
-    if (store)
-      logger_verbosity = level;
-    return {};
-  };
   add_builtin(std::move(verbosity));
 }
 
