@@ -173,14 +173,23 @@ void core::drop_leftovers() {
 // repeat it).
 TROUPE_HOT std::optional<resumable*> worker::steal_nearest() {
   auto& loc = *parent_.locality;
-  auto& polling = loc.polling[place->numa_node].count;
-  polling.fetch_add(1, std::memory_order_relaxed);
-  struct leave {
+  // The thief counts itself as polling its node from the first level with
+  // work on: a round that finds every deque empty writes no shared line.
+  struct polling_guard {
     std::atomic<uint32_t>& count;
-    ~leave() {
-      count.fetch_sub(1, std::memory_order_relaxed);
+    bool joined = false;
+    uint32_t join() noexcept {
+      if (!joined) {
+        joined = true;
+        return count.fetch_add(1, std::memory_order_relaxed) + 1;
+      }
+      return count.load(std::memory_order_relaxed);
     }
-  } leave_on_return{polling};
+    ~polling_guard() {
+      if (joined)
+        count.fetch_sub(1, std::memory_order_relaxed);
+    }
+  } polling{loc.polling[place->numa_node].count};
   auto& ws = parent_.workers;
   auto& levels = place->levels;
   for (size_t lv = 0; lv < levels.size(); ++lv) {
@@ -200,15 +209,17 @@ TROUPE_HOT std::optional<resumable*> worker::steal_nearest() {
     }
     if (with_work == 0)
       continue;
+    auto p = polling.join();
     if (with_work == 1 && levels[lv].same_numa_node) {
-      auto p = polling.load(std::memory_order_relaxed);
       auto half = levels[lv].subtree_workers / 2;
       if (p > half && next_random() % p >= half)
         return std::nullopt;
     }
+    // The first was seen with work just now; the others are looked at
+    // again, as they may have been emptied meanwhile.
     for (size_t k = 0; k < n; ++k) {
       auto& victim = *ws[victims[(found + k) % n]];
-      if (!victim.has_stealable_work(*this))
+      if (k > 0 && !victim.has_stealable_work(*this))
         continue;
       counters.steal_attempts.bump();
       if (auto job = victim.steal_from(*this)) {

@@ -91,8 +91,9 @@ struct locality_state {
   const bool pinned;
 
   struct alignas(64) node_polling {
-    /// Workers of the node inside a steal round (Algorithm 1's p): each
-    /// adds itself when the round begins and leaves when it ends.
+    /// Workers of the node polling deques with work (Algorithm 1's p): a
+    /// thief adds itself once its round finds a level with work, and leaves
+    /// when the round ends.
     std::atomic<uint32_t> count{0};
   };
 
@@ -139,6 +140,12 @@ struct core : worker_pool {
 
   /// After a full fence: is any job queued anywhere?
   bool work_visible() const noexcept;
+
+  /// After a full fence: is a job queued that `w` should stay awake for (it
+  /// is about to park, or the last searcher)? work_visible() minus the
+  /// affinity queues of other idle owners: each takes its own, and a push
+  /// there wakes it.
+  bool work_for(const worker& w) const noexcept;
 
   void never_started(size_t started) override;
   void drop_leftovers() override;
@@ -202,6 +209,14 @@ public:
   /// the affinity queue).
   bool has_public_work() const noexcept {
     return deque.size_approx() > 0 || (affinity != nullptr && affinity->size_approx() > 0);
+  }
+
+  /// Any thread: jobs here another worker may have to take: the deque's,
+  /// and the affinity queue's while the owner is busy.
+  bool has_work_for_others() const noexcept {
+    return deque.size_approx() > 0
+           || (affinity != nullptr && affinity->size_approx() > 0
+               && counters.idle_since.load(std::memory_order_relaxed) == 0);
   }
 
   /// Any thread: jobs a thief may take here: the deque's, and those of the
@@ -343,6 +358,15 @@ TROUPE_HOT inline bool core::work_visible() const noexcept {
     return true;
   for (auto& w : workers)
     if (w->has_public_work())
+      return true;
+  return false;
+}
+
+TROUPE_HOT inline bool core::work_for(const worker& w) const noexcept {
+  if (injection.size_approx() > 0)
+    return true;
+  for (auto& x : workers)
+    if (x.get() == &w ? x->has_public_work() : x->has_work_for_others())
       return true;
   return false;
 }

@@ -142,8 +142,11 @@ TEST(locality_steal_order, a_thief_takes_from_the_affinity_queue_of_a_busy_worke
   c.workers[5]->counters.end_idle();
   c.workers[5]->counters.begin_idle(); // Idle: the job is its own to run.
   EXPECT_EQ(id_of(c.workers[0]->steal_round()), -1);
-  EXPECT_TRUE(c.work_visible()) << "a sleeper's re-check must still see it";
+  EXPECT_TRUE(c.work_visible()) << "the scheduler is not done while it waits";
+  EXPECT_TRUE(c.work_for(*c.workers[5])) << "its owner's re-check before parking sees it";
+  EXPECT_FALSE(c.work_for(*c.workers[0])) << "another worker may park: the owner takes it";
   c.workers[5]->counters.end_idle(); // Busy, but it may just have finished.
+  EXPECT_TRUE(c.work_for(*c.workers[0])) << "a thief may have to take it: stay awake";
   EXPECT_EQ(id_of(c.workers[0]->steal_round()), -1);
   std::this_thread::sleep_for(1ms); // Busy with one job all along: stuck.
   EXPECT_EQ(id_of(c.workers[0]->steal_round()), 5);

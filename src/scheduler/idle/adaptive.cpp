@@ -105,7 +105,7 @@ TROUPE_HOT void adaptive::block(stealing::worker& w, bool& searching) {
   }
   searching = false;
   detail::full_fence(); // Order the announcement before the re-check.
-  if (st.work_visible()
+  if (st.work_for(w)
       || (st.stopping.load(std::memory_order_relaxed) && st.nobody_runs_a_job())) {
     if (cancel_park(index)) {
       searching = true;

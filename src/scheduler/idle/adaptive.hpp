@@ -182,12 +182,12 @@ inline void adaptive::after_push_to(size_t index) {
     wake_one();
 }
 
-TROUPE_HOT inline void adaptive::found_work(stealing::worker&, uint64_t before) {
+TROUPE_HOT inline void adaptive::found_work(stealing::worker& w, uint64_t before) {
   if (stealing::num_searching(before) != 1 || stealing::num_parked(before) == 0)
     return;
   // The last searcher: fan out if there is more work than this job.
   detail::full_fence();
-  if (parent_.work_visible())
+  if (parent_.work_for(w))
     wake_one_if_nobody_searches();
 }
 
