@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,18 @@ private:
   size_t next_ = 0;
 };
 
+/// What an operator calls to emit: hands the tuple to `out`, which builds
+/// it in the ring without a copy on the way.
+template <class Out>
+auto emit_into(troupe::stream::emitter<Out>& out) {
+  return [&out]<class T>(T&& y) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<T>, Out>)
+      out.emit(std::forward<T>(y));
+    else
+      out.emit(Out(std::forward<T>(y)));
+  };
+}
+
 /// One of the study's operator classes (consume(const In&, emit)) as a node.
 template <class Op, class In, class Out>
 class op_node : public troupe::stream::seq_node<In, Out> {
@@ -100,11 +113,11 @@ public:
   explicit op_node(Ts&&... xs) : op_(std::forward<Ts>(xs)...) {}
 
   void consume(In&& x, troupe::stream::emitter<Out>& out) override {
-    op_.consume(x, [&out](Out y) { out.emit(std::move(y)); });
+    op_.consume(x, emit_into(out));
   }
 
   void on_stop(troupe::stream::emitter<Out>& out) override {
-    auto emit = [&out](Out y) { out.emit(std::move(y)); };
+    auto emit = emit_into(out);
     if constexpr (requires { op_.on_stop(emit); })
       op_.on_stop(emit);
   }

@@ -92,21 +92,21 @@ public:
   void emit(Out&& x) override {
     if constexpr (is_broadcast) {
       for (size_t i = 0; i + 1 < rings_.size(); ++i)
-        write(i, In(static_cast<const Out&>(x)));
-      write(rings_.size() - 1, In(std::move(x)));
+        write(i, static_cast<const Out&>(x));
+      write(rings_.size() - 1, std::move(x));
     } else {
       // The replica first: the key may live in what the move takes.
       auto i = picker_(x, rings_.size());
-      write(i, In(std::move(x)));
+      write(i, std::move(x));
     }
   }
 
   void emit_copy(const Out& x) override {
     if constexpr (is_broadcast) {
       for (size_t i = 0; i < rings_.size(); ++i)
-        write(i, In(x));
+        write(i, x);
     } else {
-      write(picker_(x, rings_.size()), In(x));
+      write(picker_(x, rings_.size()), x);
     }
   }
 
@@ -137,7 +137,7 @@ public:
     if constexpr (is_broadcast)
       emit(std::move(x));
     else
-      write(target, In(std::move(x)));
+      write(target, std::move(x));
   }
 
   bool blocked() const noexcept override {
@@ -188,10 +188,12 @@ private:
       return troupe::detail::replica_picker<Out, Policy>{std::move(policy)};
   }
 
-  void write(size_t i, In&& x) {
+  /// Builds the In tuple from `x` in ring `i`'s next slot, or stages it.
+  template <class U>
+  void write(size_t i, U&& x) {
     auto* r = rings_[i];
-    if (!staged_.empty() || !r->try_write(std::move(x))) {
-      staged_.emplace_back(i, std::move(x));
+    if (!staged_.empty() || !r->try_write(std::forward<U>(x))) {
+      staged_.emplace_back(i, In(std::forward<U>(x)));
       ++*this->staged_total_;
       return;
     }
@@ -216,8 +218,9 @@ public:
   emitter(const emitter&) = delete;
   emitter& operator=(const emitter&) = delete;
 
-  /// Sends `x` on along every outgoing edge.
-  void emit(Out x) {
+  /// Sends `x` on along every outgoing edge. The tuple is built in the
+  /// ring's slot from `x`, without a copy on the way.
+  void emit(Out&& x) {
     ++emitted_;
     auto n = edges_.size();
     for (size_t i = 0; i + 1 < n; ++i)
@@ -226,9 +229,19 @@ public:
       edges_[n - 1]->emit(std::move(x));
   }
 
+  void emit(const Out& x) {
+    ++emitted_;
+    for (auto& e : edges_)
+      e->emit_copy(x);
+  }
+
   /// Shorthand for emit.
-  void operator()(Out x) {
+  void operator()(Out&& x) {
     emit(std::move(x));
+  }
+
+  void operator()(const Out& x) {
+    emit(x);
   }
 
   /// The seed's send_next_if: emits `x` only if the queue it would go to

@@ -129,14 +129,14 @@ private:
             continue;
           any = true;
           size_t i = 0;
+          // The node takes the tuple in its slot; the slot is freed after.
           while (i < take) {
-            auto x = std::move(r.front());
-            r.pop();
+            popper pop_after{r};
             ++i;
             if constexpr (is_sink) {
-              node_->consume(std::move(x));
+              node_->consume(std::move(r.front()));
             } else {
-              node_->consume(std::move(x), out_);
+              node_->consume(std::move(r.front()), out_);
               if (out_.blocked())
                 break;
             }
@@ -166,6 +166,15 @@ private:
     }
     return step::finished;
   }
+
+  /// Pops the front tuple of `ring` when it goes, whether consume returned
+  /// or threw (the tuple counts as taken either way).
+  struct popper {
+    ring_type& ring;
+    ~popper() {
+      ring.pop();
+    }
+  };
 
   /// The graph failed: drop everything, finish.
   step abandon() {
