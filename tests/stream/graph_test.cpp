@@ -123,6 +123,54 @@ TEST_P(stream_graph, a_pipeline_delivers_every_tuple_once_and_in_order) {
   EXPECT_EQ(out.stops.load(), 1);
 }
 
+/// A tuple that counts its copies.
+struct counted {
+  static inline std::atomic<int> copies{0};
+  int64_t value = 0;
+  counted() = default;
+  explicit counted(int64_t x) : value(x) {}
+  counted(const counted& other) : value(other.value) {
+    ++copies;
+  }
+  counted(counted&&) noexcept = default;
+  counted& operator=(const counted& other) {
+    value = other.value;
+    ++copies;
+    return *this;
+  }
+  counted& operator=(counted&&) noexcept = default;
+};
+
+TEST_P(stream_graph, a_tuple_emitted_as_an_rvalue_is_moved_all_the_way_never_copied) {
+  struct source : stream::source_node<counted> {
+    bool generate(stream::emitter<counted>& out) override {
+      if (next == 5'000)
+        return false;
+      out.emit(counted{next++});
+      return true;
+    }
+    int64_t next = 0;
+  };
+  struct sink : stream::sink_node<counted> {
+    explicit sink(int64_t* sum) : sum(sum) {}
+    void consume(counted&& x) override {
+      *sum += x.value;
+    }
+    int64_t* sum;
+  };
+  counted::copies = 0;
+  int64_t sum = 0;
+  stream::graph g{sys};
+  auto src = g.add<source>();
+  auto mid = g.add<identity<counted>>();
+  auto snk = g.add<sink>(&sum);
+  g.connect(src, mid);
+  g.connect(mid, snk);
+  EXPECT_EQ(await(g.start()), error{});
+  EXPECT_EQ(sum, 4'999 * 5'000 / 2);
+  EXPECT_EQ(counted::copies.load(), 0);
+}
+
 TEST_P(stream_graph, a_farm_processes_every_tuple_exactly_once) {
   collected<int64_t> out;
   stream::graph g{sys};
