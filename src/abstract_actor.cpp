@@ -1,6 +1,7 @@
 #include "troupe/abstract_actor.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/detail/assert.hpp"
 #include "troupe/logger.hpp"
 
 #include <algorithm>
@@ -90,34 +91,42 @@ void abstract_actor::remove_monitor(const actor_addr& observer) {
 }
 
 bool abstract_actor::cleanup(error reason, execution_unit* ctx) {
+  std::vector<actor_addr> links;
+  std::vector<actor_addr> monitors;
+  auto take_notice = [&] {
+    links.swap(links_);
+    monitors.swap(monitors_);
+    notice_sent_ = true;
+  };
   {
     std::lock_guard guard{mtx_};
     if (terminated_.load(std::memory_order_relaxed))
       return false;
     fail_state_ = reason;
+    if (!may_hold_exit_notice_)
+      take_notice();
     terminated_.store(true, std::memory_order_release);
   }
   on_cleanup(reason, ctx);
-  std::vector<actor_addr> links;
-  std::vector<actor_addr> monitors;
-  {
+  if (may_hold_exit_notice_) {
     std::lock_guard guard{mtx_};
     if (notice_held_)
       return true;
-    links.swap(links_);
-    monitors.swap(monitors_);
-    notice_sent_ = true;
+    take_notice();
   }
   send_exit_notice(std::move(links), std::move(monitors), reason, ctx);
   return true;
 }
 
 void abstract_actor::hold_exit_notice() noexcept {
+  TROUPE_ASSERT(may_hold_exit_notice_);
   std::lock_guard guard{mtx_};
   notice_held_ = !notice_sent_;
 }
 
 void abstract_actor::release_exit_notice(execution_unit* ctx) {
+  if (!may_hold_exit_notice_)
+    return;
   std::vector<actor_addr> links;
   std::vector<actor_addr> monitors;
   error reason;

@@ -44,7 +44,9 @@ behavior linker(event_based_actor* self) {
 /// the test calls release_exit_notice().
 class holding_actor : public event_based_actor {
 public:
-  explicit holding_actor(actor_config& cfg) : event_based_actor(cfg) {}
+  explicit holding_actor(actor_config& cfg) : event_based_actor(cfg) {
+    may_hold_exit_notice_ = true;
+  }
 
   behavior make_behavior() override {
     return {[this](const error& reason) { quit(reason); }};

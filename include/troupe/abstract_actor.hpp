@@ -116,8 +116,14 @@ protected:
   /// stream graph's nodes still finish): links, monitors and
   /// await_all_actors_done hear of the exit only at release_exit_notice(),
   /// so nothing the work touches is freed under it. Links and monitors
-  /// added meanwhile get the notice then too.
+  /// added meanwhile get the notice then too. Only for an actor that set
+  /// may_hold_exit_notice_.
   void hold_exit_notice() noexcept;
+
+  /// Set in the constructor of an actor that may call hold_exit_notice():
+  /// its cleanup takes the lock twice, around on_cleanup; every other
+  /// actor's tells links and monitors in one step, under one lock.
+  bool may_hold_exit_notice_ = false;
 
   /// True if the actor system counts this actor in await_all_actors_done
   /// (everything but hidden actors); set once at spawn.

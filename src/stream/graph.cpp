@@ -18,7 +18,9 @@ namespace {
 class graph_actor final : public event_based_actor {
 public:
   graph_actor(actor_config& cfg, std::shared_ptr<detail::graph_state> st)
-    : event_based_actor(cfg), state_(std::move(st)) {}
+    : event_based_actor(cfg), state_(std::move(st)) {
+    may_hold_exit_notice_ = true;
+  }
 
   behavior make_behavior() override {
     return {
