@@ -93,18 +93,13 @@ void abstract_actor::remove_monitor(const actor_addr& observer) {
 bool abstract_actor::cleanup(error reason, execution_unit* ctx) {
   std::vector<actor_addr> links;
   std::vector<actor_addr> monitors;
-  auto take_notice = [&] {
-    links.swap(links_);
-    monitors.swap(monitors_);
-    notice_sent_ = true;
-  };
   {
     std::lock_guard guard{mtx_};
     if (terminated_.load(std::memory_order_relaxed))
       return false;
     fail_state_ = reason;
     if (!may_hold_exit_notice_)
-      take_notice();
+      take_exit_notice(links, monitors);
     terminated_.store(true, std::memory_order_release);
   }
   on_cleanup(reason, ctx);
@@ -112,9 +107,9 @@ bool abstract_actor::cleanup(error reason, execution_unit* ctx) {
     std::lock_guard guard{mtx_};
     if (notice_held_)
       return true;
-    take_notice();
+    take_exit_notice(links, monitors);
   }
-  send_exit_notice(std::move(links), std::move(monitors), reason, ctx);
+  send_exit_notice(links, monitors, reason, ctx);
   return true;
 }
 
@@ -134,33 +129,41 @@ void abstract_actor::release_exit_notice(execution_unit* ctx) {
     std::lock_guard guard{mtx_};
     if (!notice_held_ || notice_sent_)
       return;
-    links.swap(links_);
-    monitors.swap(monitors_);
-    notice_sent_ = true;
+    take_exit_notice(links, monitors);
     reason = fail_state_;
   }
-  send_exit_notice(std::move(links), std::move(monitors), reason, ctx);
+  send_exit_notice(links, monitors, reason, ctx);
 }
 
-void abstract_actor::send_exit_notice(std::vector<actor_addr> links,
-                                      std::vector<actor_addr> monitors, const error& reason,
-                                      execution_unit* ctx) {
-  auto self = address();
-  for (auto& link : links) {
-    if (auto hdl = link.lock()) {
-      auto* other = hdl.ctrl()->get();
-      {
-        std::lock_guard guard{other->mtx_};
-        std::erase(other->links_, self);
+void abstract_actor::take_exit_notice(std::vector<actor_addr>& links,
+                                      std::vector<actor_addr>& monitors) noexcept {
+  links.swap(links_);
+  monitors.swap(monitors_);
+  notice_sent_ = true;
+}
+
+void abstract_actor::send_exit_notice(const std::vector<actor_addr>& links,
+                                      const std::vector<actor_addr>& monitors,
+                                      const error& reason, execution_unit* ctx) {
+  // Most actors have neither; taking their address costs two atomic updates.
+  if (!links.empty() || !monitors.empty()) {
+    auto self = address();
+    for (auto& link : links) {
+      if (auto hdl = link.lock()) {
+        auto* other = hdl.ctrl()->get();
+        {
+          std::lock_guard guard{other->mtx_};
+          std::erase(other->links_, self);
+        }
+        send_exit_to(link, self, reason, ctx);
       }
-      send_exit_to(link, self, reason, ctx);
     }
+    for (auto& observer : monitors)
+      if (auto hdl = observer.lock())
+        hdl.ctrl()->get()->enqueue(make_mailbox_element(nullptr, message_id::make_system(),
+                                                        make_message(down_msg{self, reason})),
+                                   ctx);
   }
-  for (auto& observer : monitors)
-    if (auto hdl = observer.lock())
-      hdl.ctrl()->get()->enqueue(make_mailbox_element(nullptr, message_id::make_system(),
-                                                      make_message(down_msg{self, reason})),
-                                 ctx);
   if (listed_)
     system().unlist_actor(this);
   // Last: await_all_actors_done may return as soon as this runs.

@@ -274,22 +274,23 @@ void local_actor::forward_current(actor_control_block* dest, message msg) {
 void local_actor::respond(mailbox_element& req, detail::handler_result& res) {
   if (req.mid.is_answered() || req.mid.is_response() || req.mid.is_system())
     return;
-  message payload;
   switch (res.kind) {
     case detail::result_kind::value:
-      payload = std::move(res.value);
-      break;
+      // A request is answered with a response; a plain send gets a non-empty
+      // result back as an ordinary message, as in CAF.
+      if (req.mid.is_request() || !res.value.empty())
+        reply(req, std::move(res.value));
+      return;
     case detail::result_kind::error:
-      payload = make_message(std::move(res.err));
-      break;
+      reply(req, make_message(std::move(res.err)));
+      return;
     case detail::result_kind::delegated:
     case detail::result_kind::skip:
       return;
   }
-  // A request is answered with a response; a plain send gets a non-empty
-  // result back as an ordinary message, as in CAF.
-  if (!req.mid.is_request() && payload.empty())
-    return;
+}
+
+void local_actor::reply(mailbox_element& req, message payload) {
   if (!req.sender) {
     system().add_dead_letter(payload, "a result for a message without a sender");
     return;

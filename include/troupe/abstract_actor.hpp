@@ -143,10 +143,16 @@ private:
   static void send_exit_to(const actor_addr& dest, const actor_addr& source,
                            const error& reason, execution_unit* ctx);
 
+  /// Moves links_ and monitors_ into the caller's vectors and marks the
+  /// notice sent; mtx_ held.
+  void take_exit_notice(std::vector<actor_addr>& links,
+                        std::vector<actor_addr>& monitors) noexcept;
+
   /// Tells `links` and `monitors` that this actor exited with `reason`, and
-  /// the system that it is gone.
-  void send_exit_notice(std::vector<actor_addr> links, std::vector<actor_addr> monitors,
-                        const error& reason, execution_unit* ctx);
+  /// the system that it is gone; no lock held.
+  void send_exit_notice(const std::vector<actor_addr>& links,
+                        const std::vector<actor_addr>& monitors, const error& reason,
+                        execution_unit* ctx);
 
   actor_control_block* ctrl_;
   std::atomic<bool> terminated_{false};

@@ -250,8 +250,14 @@ protected:
     return ++last_request_number_;
   }
 
-  /// Sends the response for `req` (a request element) if it still needs one.
+  /// Sends a handler's result `res` for `req`: the response to a request
+  /// that still needs one, or a non-empty result back to a plain send's
+  /// sender.
   void respond(mailbox_element& req, detail::handler_result& res);
+
+  /// Sends `payload` for `req` to its sender, or counts it as a dead letter
+  /// if there is none.
+  void reply(mailbox_element& req, message payload);
 
   void on_cleanup(const error& reason, execution_unit* ctx) override;
 
@@ -302,9 +308,11 @@ protected:
     pending_requests_.store(static_cast<uint32_t>(n), std::memory_order_relaxed);
   }
 
-  mailbox_type mailbox_;
   // Set once by set_mailbox_capacity (or the config); freed with the actor.
+  // Read by every sender: kept off the cache line of the consumer's counters
+  // below (mailbox_ starts a line of its own).
   std::atomic<detail::bounded_mailbox*> bounded_{nullptr};
+  mailbox_type mailbox_;
   // For wait_report: written only by the thread running the actor, read by
   // any (relaxed).
   std::atomic<uint64_t> self_sends_{0};

@@ -391,7 +391,7 @@ public:
 
 private:
   bool shown_deferred_empty() const noexcept {
-    return deferred_hidden_ || deferred_.empty();
+    return deferred_.empty() || deferred_hidden_;
   }
 
   /// Moves the deferred messages to the front of the normal cache, where
@@ -407,9 +407,12 @@ private:
   list_type* next_cache() noexcept {
     if (!urgent_.empty())
       return &urgent_;
-    if (!shown_deferred_empty())
+    // Empty first: it almost always is, and then the flag is not read.
+    if (!deferred_.empty() && !deferred_hidden_)
       return &deferred_;
-    if (normal_.empty() && !fetch_more())
+    if (!normal_.empty())
+      return &normal_;
+    if (!fetch_more())
       return nullptr;
     return !urgent_.empty() ? &urgent_ : &normal_;
   }
