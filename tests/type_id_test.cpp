@@ -3,6 +3,7 @@
 #include "troupe/atoms.hpp"
 #include "troupe/error.hpp"
 #include "troupe/patterns/detail/stage.hpp"
+#include "troupe/stream/detail/graph_messages.hpp"
 #include "troupe/system_messages.hpp"
 
 #include <gtest/gtest.h>
@@ -305,6 +306,29 @@ TEST(type_id, every_registered_type_has_a_meta_object_with_its_name_and_size) {
   for (type_id_t id = actors::begin; id < actors::end; ++id)
     EXPECT_NE(global_meta_object(id), nullptr) << "ID " << id;
   EXPECT_EQ(troupe::query_type_name(type_id_v<troupe::down_msg>), "troupe::down_msg");
+}
+
+// The library registers Troupe's own types once, before main, each with its
+// serialization hooks; no translation unit builds meta objects for them.
+TEST(type_id, troupes_own_types_are_registered_by_the_library_with_their_hooks) {
+  auto check_block = [](type_id_t begin, type_id_t end) {
+    for (auto id = begin; id < end; ++id) {
+      auto* meta = global_meta_object(id);
+      ASSERT_NE(meta, nullptr) << "ID " << id;
+      EXPECT_TRUE(meta->hooks_included) << meta->type_name;
+    }
+  };
+  using namespace troupe::id_block;
+  check_block(builtin::begin, builtin::end);
+  check_block(core_errors::begin, core_errors::end);
+  check_block(core_actors::begin, core_actors::end);
+  check_block(core_atoms::begin, core_atoms::end);
+  check_block(core_patterns::begin, core_patterns::end);
+  check_block(core_stream::begin, core_stream::end);
+  auto* error_meta = global_meta_object(type_id_v<troupe::error>);
+  EXPECT_NE(error_meta->save_binary, nullptr);
+  EXPECT_NE(error_meta->load_json, nullptr);
+  EXPECT_NE(global_meta_object(type_id_v<std::vector<std::string>>)->save_json, nullptr);
 }
 
 TEST(type_id, padded_sizes_round_up_to_the_element_alignment) {

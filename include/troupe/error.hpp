@@ -235,7 +235,7 @@ private:
   struct troupe::is_error_code_enum<enum_name> : std::true_type {};
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(core_errors, 100)
-  TROUPE_ADD_TYPE_ID(core_errors, (troupe::errc))
-  TROUPE_ADD_TYPE_ID(core_errors, (troupe::exit_reason))
-  TROUPE_ADD_TYPE_ID(core_errors, (troupe::error))
+  TROUPE_ADD_CORE_TYPE_ID(core_errors, (troupe::errc))
+  TROUPE_ADD_CORE_TYPE_ID(core_errors, (troupe::exit_reason))
+  TROUPE_ADD_CORE_TYPE_ID(core_errors, (troupe::error))
 TROUPE_END_TYPE_ID_BLOCK(core_errors)

@@ -47,10 +47,10 @@ std::string to_string(const idle_timeout_msg& x);
 } // namespace troupe
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(core_actors, 110)
-  TROUPE_ADD_TYPE_ID(core_actors, (troupe::actor))
-  TROUPE_ADD_TYPE_ID(core_actors, (troupe::actor_addr))
-  TROUPE_ADD_TYPE_ID(core_actors, (troupe::exit_msg))
-  TROUPE_ADD_TYPE_ID(core_actors, (troupe::down_msg))
-  TROUPE_ADD_TYPE_ID(core_actors, (troupe::detail::request_timeout_msg))
-  TROUPE_ADD_TYPE_ID(core_actors, (troupe::detail::idle_timeout_msg))
+  TROUPE_ADD_CORE_TYPE_ID(core_actors, (troupe::actor))
+  TROUPE_ADD_CORE_TYPE_ID(core_actors, (troupe::actor_addr))
+  TROUPE_ADD_CORE_TYPE_ID(core_actors, (troupe::exit_msg))
+  TROUPE_ADD_CORE_TYPE_ID(core_actors, (troupe::down_msg))
+  TROUPE_ADD_CORE_TYPE_ID(core_actors, (troupe::detail::request_timeout_msg))
+  TROUPE_ADD_CORE_TYPE_ID(core_actors, (troupe::detail::idle_timeout_msg))
 TROUPE_END_TYPE_ID_BLOCK(core_actors)

@@ -22,11 +22,13 @@
 // its inspect overload) before its end, where Troupe builds the type's meta
 // object. Message types must be copy-constructible.
 //
-// Each translation unit registers its own meta objects. Its serialization
-// hooks (detail/meta_object_hooks.hpp) exist only where a serialization
-// header is included: to save, load or print through inspect() a type, some
-// translation unit of the program must include both its block and one of
-// troupe/serialization/*.hpp.
+// Each translation unit registers the meta objects of the user blocks it
+// includes. Their serialization hooks (detail/meta_object_hooks.hpp) exist
+// only where a serialization header is included: to save, load or print
+// through inspect() a type, some translation unit of the program must include
+// both its block and one of troupe/serialization/*.hpp. Troupe's own blocks
+// (TROUPE_ADD_CORE_TYPE_ID) are registered by the library, once, with every
+// hook: a translation unit compiles no meta object of Troupe's types.
 
 #include "troupe/detail/meta_object.hpp"
 
@@ -93,6 +95,15 @@ bool register_type() noexcept {
   return register_meta_object(type_id<T>::value, &obj);
 }
 
+/// The type Troupe's own blocks give `id` (TROUPE_ADD_CORE_TYPE_ID).
+template <type_id_t Id>
+struct core_type_at;
+
+/// Registers the meta objects of Troupe's own types on the first call
+/// (src/detail/core_types.cpp); every later call returns at once. Each
+/// translation unit calls it at start-up, before its own registrations.
+bool register_core_types() noexcept;
+
 } // namespace detail
 
 template <class T>
@@ -123,6 +134,7 @@ namespace {
 struct troupe_translation_unit {};
 template <class T>
 const bool troupe_type_registered = false;
+[[maybe_unused]] const bool troupe_core_types_registered = ::troupe::detail::register_core_types();
 } // namespace
 
 // -- macros ----------------------------------------------------------------------
@@ -145,6 +157,29 @@ const bool troupe_type_registered = false;
   TROUPE_ADD_TYPE_ID_WITH_NAME(block, type, TROUPE_PP_STR(TROUPE_PP_UNPAREN(type)))
 
 #define TROUPE_ADD_TYPE_ID_WITH_NAME(block, type, name_str)                    \
+  TROUPE_PP_DECLARE_TYPE_ID(block, type, name_str)                             \
+  namespace {                                                                  \
+  template <>                                                                  \
+  [[maybe_unused]] const bool troupe_type_registered<TROUPE_PP_UNPAREN(type)>  \
+    = ::troupe::detail::register_type<TROUPE_PP_UNPAREN(type),                 \
+                                      troupe_translation_unit>();              \
+  }
+
+/// For Troupe's own blocks: the type gets its ID and name here and its meta
+/// object from the library (register_core_types), not from this translation
+/// unit.
+#define TROUPE_ADD_CORE_TYPE_ID(block, type)                                   \
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(block, type, TROUPE_PP_STR(TROUPE_PP_UNPAREN(type)))
+
+#define TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(block, ptype, name_str)              \
+  TROUPE_PP_DECLARE_TYPE_ID(block, ptype, name_str)                            \
+  template <>                                                                  \
+  struct troupe::detail::core_type_at<                                         \
+    ::troupe::type_id<TROUPE_PP_UNPAREN(ptype)>::value> {                      \
+    using type = TROUPE_PP_UNPAREN(ptype);                                     \
+  };
+
+#define TROUPE_PP_DECLARE_TYPE_ID(block, type, name_str)                       \
   template <>                                                                  \
   struct troupe::type_id<TROUPE_PP_UNPAREN(type)> {                            \
     static constexpr bool registered = true;                                   \
@@ -155,13 +190,7 @@ const bool troupe_type_registered = false;
   template <>                                                                  \
   struct troupe::type_name<TROUPE_PP_UNPAREN(type)> {                          \
     static constexpr std::string_view value = name_str;                        \
-  };                                                                           \
-  namespace {                                                                  \
-  template <>                                                                  \
-  [[maybe_unused]] const bool troupe_type_registered<TROUPE_PP_UNPAREN(type)>  \
-    = ::troupe::detail::register_type<TROUPE_PP_UNPAREN(type),                 \
-                                      troupe_translation_unit>();              \
-  }
+  };
 
 /// Defines the tag type `ns_name` ... as `struct atom_name` in the enclosing
 /// namespace `troupe_atoms`-free: the atom lands in the global namespace.
@@ -200,32 +229,32 @@ using timespan = std::chrono::nanoseconds;
 } // namespace troupe
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(builtin, 0)
-  TROUPE_ADD_TYPE_ID(builtin, (bool))
-  TROUPE_ADD_TYPE_ID(builtin, (char))
-  TROUPE_ADD_TYPE_ID(builtin, (int8_t))
-  TROUPE_ADD_TYPE_ID(builtin, (int16_t))
-  TROUPE_ADD_TYPE_ID(builtin, (int32_t))
-  TROUPE_ADD_TYPE_ID(builtin, (int64_t))
-  TROUPE_ADD_TYPE_ID(builtin, (long long))
-  TROUPE_ADD_TYPE_ID(builtin, (uint8_t))
-  TROUPE_ADD_TYPE_ID(builtin, (uint16_t))
-  TROUPE_ADD_TYPE_ID(builtin, (uint32_t))
-  TROUPE_ADD_TYPE_ID(builtin, (uint64_t))
-  TROUPE_ADD_TYPE_ID(builtin, (unsigned long long))
-  TROUPE_ADD_TYPE_ID(builtin, (float))
-  TROUPE_ADD_TYPE_ID(builtin, (double))
-  TROUPE_ADD_TYPE_ID(builtin, (long double))
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::string), "std::string")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::u16string), "std::u16string")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::u32string), "std::u32string")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<std::byte>), "std::vector<std::byte>")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<bool>), "std::vector<bool>")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<int32_t>), "std::vector<int32_t>")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<int64_t>), "std::vector<int64_t>")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<uint64_t>), "std::vector<uint64_t>")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<double>), "std::vector<double>")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::vector<std::string>), "std::vector<std::string>")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (troupe::timespan), "troupe::timespan")
-  TROUPE_ADD_TYPE_ID_WITH_NAME(builtin, (std::chrono::system_clock::time_point), "troupe::timestamp")
-  TROUPE_ADD_TYPE_ID(builtin, (troupe::unit_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (bool))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (char))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (int8_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (int16_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (int32_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (int64_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (long long))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (uint8_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (uint16_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (uint32_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (uint64_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (unsigned long long))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (float))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (double))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (long double))
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::string), "std::string")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::u16string), "std::u16string")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::u32string), "std::u32string")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::vector<std::byte>), "std::vector<std::byte>")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::vector<bool>), "std::vector<bool>")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::vector<int32_t>), "std::vector<int32_t>")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::vector<int64_t>), "std::vector<int64_t>")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::vector<uint64_t>), "std::vector<uint64_t>")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::vector<double>), "std::vector<double>")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::vector<std::string>), "std::vector<std::string>")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (troupe::timespan), "troupe::timespan")
+  TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::chrono::system_clock::time_point), "troupe::timestamp")
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (troupe::unit_t))
 TROUPE_END_TYPE_ID_BLOCK(builtin)

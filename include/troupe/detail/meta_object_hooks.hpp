@@ -13,6 +13,7 @@
 // the meta objects and finds meta_object_hooks defined. Translation units
 // without serialization register meta objects without these hooks; the
 // registration of one that has them wins (see register_meta_object).
+// Troupe's own types get theirs once, in src/detail/core_types.cpp.
 
 #include "troupe/detail/meta_object.hpp"
 #include "troupe/error.hpp"
@@ -97,53 +98,3 @@ struct meta_object_hooks {
 };
 
 } // namespace troupe::detail
-
-// The hooks of Troupe's own types are compiled once, in
-// src/detail/meta_object_hooks.cpp, instead of in every translation unit
-// that reads a serialization header.
-#define TROUPE_BUILTIN_SERIALIZABLE_TYPES(X)                                   \
-  X(bool)                                                                      \
-  X(char)                                                                      \
-  X(int8_t)                                                                    \
-  X(int16_t)                                                                   \
-  X(int32_t)                                                                   \
-  X(int64_t)                                                                   \
-  X(long long)                                                                 \
-  X(uint8_t)                                                                   \
-  X(uint16_t)                                                                  \
-  X(uint32_t)                                                                  \
-  X(uint64_t)                                                                  \
-  X(unsigned long long)                                                        \
-  X(float)                                                                     \
-  X(double)                                                                    \
-  X(long double)                                                               \
-  X(std::string)                                                               \
-  X(std::u16string)                                                            \
-  X(std::u32string)                                                            \
-  X(std::vector<std::byte>)                                                    \
-  X(std::vector<bool>)                                                         \
-  X(std::vector<int32_t>)                                                      \
-  X(std::vector<int64_t>)                                                      \
-  X(std::vector<uint64_t>)                                                     \
-  X(std::vector<double>)                                                       \
-  X(std::vector<std::string>)                                                  \
-  X(troupe::timespan)                                                          \
-  X(std::chrono::system_clock::time_point)                                     \
-  X(troupe::unit_t)                                                            \
-  X(troupe::errc)                                                              \
-  X(troupe::exit_reason)                                                       \
-  X(troupe::error)
-
-#define TROUPE_DECLARE_BUILTIN_HOOKS(type)                                     \
-  extern template bool troupe::detail::save_hook<troupe::binary_serializer, type>( \
-    troupe::binary_serializer&, const void*);                                  \
-  extern template bool troupe::detail::load_hook<troupe::binary_deserializer, type>( \
-    troupe::binary_deserializer&, void*);                                      \
-  extern template bool troupe::detail::save_hook<troupe::json_writer, type>(   \
-    troupe::json_writer&, const void*);                                        \
-  extern template bool troupe::detail::load_hook<troupe::json_reader, type>(   \
-    troupe::json_reader&, void*);
-
-TROUPE_BUILTIN_SERIALIZABLE_TYPES(TROUPE_DECLARE_BUILTIN_HOOKS)
-
-#undef TROUPE_DECLARE_BUILTIN_HOOKS

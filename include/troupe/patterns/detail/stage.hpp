@@ -65,10 +65,10 @@ inline std::string to_string(stream_done_atom) {
 } // namespace troupe::patterns::detail
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(core_patterns, 160)
-  TROUPE_ADD_TYPE_ID(core_patterns, (troupe::end_of_stream_atom))
-  TROUPE_ADD_TYPE_ID(core_patterns, (troupe::patterns::detail::drain_atom))
-  TROUPE_ADD_TYPE_ID(core_patterns, (troupe::patterns::detail::job_done_atom))
-  TROUPE_ADD_TYPE_ID(core_patterns, (troupe::patterns::detail::stream_done_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_patterns, (troupe::end_of_stream_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_patterns, (troupe::patterns::detail::drain_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_patterns, (troupe::patterns::detail::job_done_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_patterns, (troupe::patterns::detail::stream_done_atom))
 TROUPE_END_TYPE_ID_BLOCK(core_patterns)
 
 namespace troupe::patterns::detail {

@@ -27,6 +27,6 @@ inline std::string to_string(pull_atom) {
 } // namespace troupe::stream::detail
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(core_stream, 170)
-  TROUPE_ADD_TYPE_ID(core_stream, (troupe::stream::detail::graph_done_atom))
-  TROUPE_ADD_TYPE_ID(core_stream, (troupe::stream::detail::pull_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_stream, (troupe::stream::detail::graph_done_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_stream, (troupe::stream::detail::pull_atom))
 TROUPE_END_TYPE_ID_BLOCK(core_stream)
