@@ -391,6 +391,7 @@ public:
 
 private:
   bool shown_deferred_empty() const noexcept {
+    // Empty first: it almost always is, and then the flag is not read.
     return deferred_.empty() || deferred_hidden_;
   }
 
@@ -407,8 +408,7 @@ private:
   list_type* next_cache() noexcept {
     if (!urgent_.empty())
       return &urgent_;
-    // Empty first: it almost always is, and then the flag is not read.
-    if (!deferred_.empty() && !deferred_hidden_)
+    if (!shown_deferred_empty())
       return &deferred_;
     if (!normal_.empty())
       return &normal_;
