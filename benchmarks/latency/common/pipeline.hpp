@@ -20,7 +20,8 @@
 // The collector subtracts t_gen from its own clock reading: the end-to-end
 // latency. Each stage quits after forwarding the last message and the
 // collector after receiving it, so the pipeline ends only once every sample
-// is in. Plain C++17.
+// is in. Before the measured messages, warm-up messages (both timestamps
+// warmup_mark) go through one at a time and are not recorded. Plain C++17.
 
 #include "latency/common/command_line.hpp"
 #include "latency/common/measure.hpp"
@@ -194,8 +195,23 @@ public:
     return opts_;
   }
 
+  /// The timestamps of a warm-up message, which nobody records.
+  static constexpr int64_t warmup_mark = -1;
+  /// Warm-up messages, each sent once the one before reached the collector.
+  static constexpr uint64_t warmup_messages = 4;
+
+  /// Messages a receiver gets in a run, warm-ups included: a stage that has
+  /// forwarded this many quits.
+  uint64_t total_messages() const noexcept {
+    return warmup_messages + opts_.messages;
+  }
+
   /// The generator's loop, on the generator's thread: `send(t)` sends the
-  /// message (t, t) to stage 1. Message k leaves at its deadline in the
+  /// message (t, t) to stage 1. First the warm-ups: the first message on a
+  /// path runs code and touches memory (the allocator's heap of a new
+  /// thread, each actor's mailbox) for the first time, which no later one
+  /// does, in every system alike; the samples measure a long run. Message k
+  /// leaves at its deadline in the
   /// arrival_schedule (start + k / rate when periodic), never earlier; a
   /// late generator sends at once, so the average rate holds.
   /// Two wake-ups are at least wake_gap_us apart: every timed sleep costs
@@ -208,6 +224,13 @@ public:
     // default timer slack); below 1 / gap messages per second each message
     // has a deadline of its own, and should leave on it.
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    for (uint64_t k = 0; k < warmup_messages; ++k) {
+      send(warmup_mark);
+      std::unique_lock<std::mutex> guard{mtx_};
+      // A lost warm-up shows as a run that never completes: wait() reports it.
+      if (!cv_.wait_for(guard, patience(), [&] { return warmed_ > k; }))
+        break;
+    }
     // Let the workers finish starting up and go idle, as in a long run.
     sleep_until_ns(now_ns() + settle_ns);
     start_ = take_usage();
@@ -227,6 +250,10 @@ public:
         generator_cpu_ns_ += thread_cpu_ns();
       send(now_ns());
     }
+    // The thread stays until the last message is in: its end (the allocator
+    // returning the thread's memory, the kernel flushing the TLB of every
+    // CPU this process runs on) would land on the last messages' latency.
+    wait();
   }
 
   /// Receiver `index` (stage 1..N; N + 1 is the collector) got a message
@@ -234,6 +261,8 @@ public:
   /// which a stage sends on as the next hop's `t_hop`. One reading per hop:
   /// at high rates a second one cost as much CPU as the runtime's own work.
   int64_t hop_arrived(size_t index, int64_t t_hop) noexcept {
+    if (t_hop == warmup_mark)
+      return warmup_mark;
     auto now = now_ns();
     hops_[index - 1].record(now - t_hop);
     return now;
@@ -241,6 +270,14 @@ public:
 
   /// The collector got (t_gen, t_hop); true if it was the last message.
   bool collect(int64_t t_gen, int64_t t_hop) {
+    if (t_gen == warmup_mark) {
+      {
+        std::lock_guard<std::mutex> guard{mtx_};
+        ++warmed_;
+      }
+      cv_.notify_all();
+      return false;
+    }
     auto now = now_ns();
     hops_[opts_.stages].record(now - t_hop);
     e2e_.push_back(now - t_gen);
@@ -263,17 +300,24 @@ public:
   /// Waits until the collector has every message. False after
   /// 3 x duration + 30 s: messages were lost, or the system is stuck.
   bool wait() {
-    auto patience = std::chrono::duration<double>(3 * opts_.duration + 30);
     std::unique_lock<std::mutex> guard{mtx_};
-    return cv_.wait_for(guard, patience, [this] { return done_; });
+    return cv_.wait_for(guard, patience(), [this] { return done_; });
   }
 
   /// Explains a failed wait() on stderr.
-  void explain_timeout(const char* program) const {
+  void explain_timeout(const char* program) {
+    uint64_t warmed = 0;
+    {
+      std::lock_guard<std::mutex> guard{mtx_};
+      warmed = warmed_;
+    }
     std::fprintf(stderr,
-                 "%s: only %llu of %llu messages reached the collector within %.0f s\n",
-                 program, static_cast<unsigned long long>(collected_.load()),
-                 static_cast<unsigned long long>(opts_.messages), 3 * opts_.duration + 30);
+                 "%s: only %llu of %llu warm-up messages and %llu of %llu messages reached the "
+                 "collector within %.0f s\n",
+                 program, static_cast<unsigned long long>(warmed),
+                 static_cast<unsigned long long>(warmup_messages),
+                 static_cast<unsigned long long>(collected_.load()),
+                 static_cast<unsigned long long>(opts_.messages), patience().count());
   }
 
   hop_kind kind_of(size_t index) const noexcept {
@@ -319,6 +363,10 @@ public:
 private:
   static constexpr int64_t settle_ns = 100'000'000;
 
+  std::chrono::duration<double> patience() const {
+    return std::chrono::duration<double>(3 * opts_.duration + 30);
+  }
+
   pipeline_options opts_;
   std::vector<histogram> hops_;
   std::vector<int64_t> e2e_;
@@ -331,6 +379,8 @@ private:
   int64_t generator_cpu_ns_ = 0;
   std::mutex mtx_;
   std::condition_variable cv_;
+  /// Warm-up messages the collector got; under mtx_.
+  uint64_t warmed_ = 0;
   bool done_ = false;
 };
 

@@ -33,7 +33,7 @@ protected:
     return {
       [this](int64_t t_gen, int64_t t_hop) {
         send(next_, t_gen, run_->hop_arrived(index_, t_hop));
-        if (++forwarded_ == run_->options().messages)
+        if (++forwarded_ == run_->total_messages())
           quit();
       },
     };
