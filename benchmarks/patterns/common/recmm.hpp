@@ -54,6 +54,21 @@ inline bool valid_sizes(size_t size, size_t cutoff) noexcept {
   return (ratio & (ratio - 1)) == 0;
 }
 
+/// c[j] += a * b[j] for j < n; c and b do not overlap.
+inline void add_scaled(double* __restrict c, double a, const double* __restrict b,
+                       size_t n) noexcept {
+  // Eight at a time, a count the compiler knows: it turns them into vector
+  // instructions at -O2. A plain loop of one element stayed scalar, and its
+  // few instructions ran 1.7x slower in some programs than in others,
+  // depending on where the compiler placed and spilled them.
+  size_t j = 0;
+  for (; j + 8 <= n; j += 8)
+    for (size_t x = 0; x < 8; ++x)
+      c[j + x] += a * b[j + x];
+  for (; j < n; ++j)
+    c[j] += a * b[j];
+}
+
 /// The block kernel every version uses: c[i][j] += sum over k of
 /// a[i][k] * b[k][j] for a `rows` x `cols` block of C, with `inner` values
 /// of k. ld* are the row strides. The i-k-j order streams rows of B and C.
@@ -62,12 +77,8 @@ inline void multiply_block(const double* a, size_t lda, const double* b, size_t 
                            size_t inner) noexcept {
   for (size_t i = 0; i < rows; ++i) {
     double* c_row = c + i * ldc;
-    for (size_t k = 0; k < inner; ++k) {
-      double a_ik = a[i * lda + k];
-      const double* b_row = b + k * ldb;
-      for (size_t j = 0; j < cols; ++j)
-        c_row[j] += a_ik * b_row[j];
-    }
+    for (size_t k = 0; k < inner; ++k)
+      add_scaled(c_row, a[i * lda + k], b + k * ldb, cols);
   }
 }
 
