@@ -38,6 +38,7 @@ duration.
 import json
 import math
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -773,33 +774,13 @@ def lookup(res, part, case, system, config, metric):
     return None, f"{name} not measured"
 
 
-def high_end_median(res, config):
-    """((median of the high_end runs' medians, runs), None), or ((None, 0),
-    why they are missing)."""
-    base = pipeline_case(MAIN_STAGES, HIGH_RATE)
-    xs = sorted(v for case in res.cases("high_end") if case.startswith(base + ",run=")
-                for v in [res.value("high_end", case, "troupe", config, "latency_median")]
-                if v is not None)
-    if not xs:
-        return (None, 0), f"Troupe {config} not measured in high_end"
-    mid = len(xs) // 2
-    return (xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2, len(xs)), None
-
-
-def high_end_pairs(res):
-    """(runs in which adaptive's median was above adaptive-budget-0's, runs
-    with both)."""
-    base = pipeline_case(MAIN_STAGES, HIGH_RATE)
-    slower = pairs = 0
-    for case in res.cases("high_end"):
-        if not case.startswith(base + ",run="):
-            continue
-        a, b = (res.value("high_end", case, "troupe", c, "latency_median")
-                for c in HIGH_END_CONFIGS)
-        if a is not None and b is not None:
-            pairs += 1
-            slower += a > b
-    return slower, pairs
+def high_end_runs(res):
+    """The high_end part's runs, each a tuple of the latency medians of
+    HIGH_END_CONFIGS (None where one is missing)."""
+    prefix = pipeline_case(MAIN_STAGES, HIGH_RATE) + ",run="
+    return [tuple(res.value("high_end", case, "troupe", c, "latency_median")
+                  for c in HIGH_END_CONFIGS)
+            for case in sorted(res.cases("high_end")) if case.startswith(prefix)]
 
 
 def sign_test(k, n):
@@ -987,17 +968,19 @@ def targets22_section(res):
         lambda cpu, w, sw, sp: f"{fmt_pct(cpu)} %, {fmt_int(w)} wake-ups (in the settle before "
                                f"it: {fmt_int(sw)} wake-ups, {fmt_int(sp)} parks)")
 
-    high = [high_end_median(res, c) for c in HIGH_END_CONFIGS]
-    runs = min((n for (_, n), _ in high if n), default=0)
-    slower, pairs = high_end_pairs(res)
-    p_slower = sign_test(slower, pairs)
+    runs = high_end_runs(res)
+    per_config = [[r[i] for r in runs if r[i] is not None] for i in range(len(HIGH_END_CONFIGS))]
+    pairs = [r for r in runs if None not in r]
+    slower = sum(a > b for a, b in pairs)
+    p_slower = sign_test(slower, len(pairs))
     add(f"{MAIN_STAGES} stages, {HIGH_RATE:,} msg/s: adaptive median / adaptive-budget-0 median "
-        f"(`high_end`: the median of {runs} alternating runs' medians each)",
+        f"(`high_end`: the median of {min(map(len, per_config))} alternating runs' medians each)",
         "≤ 1.00, or adaptive not slower in significantly more pairs (sign test p ≥ 0.05)",
-        [(v, why) for (v, _), why in high],
+        [(statistics.median(xs), None) if xs else (None, f"Troupe {c} not measured in high_end")
+         for c, xs in zip(HIGH_END_CONFIGS, per_config)],
         lambda x, y: x <= y or p_slower >= 0.05,
         lambda x, y: f"{x / y:.2f} ({fmt_us(x)} / {fmt_us(y)} µs); adaptive slower in "
-                     f"{slower} of {pairs} pairs (p = {p_slower:.2f})")
+                     f"{slower} of {len(pairs)} pairs (p = {p_slower:.2f})")
     case = f"stages={MAIN_STAGES}"
     add(f"highest sustained rate, {MAIN_STAGES} stages: adaptive / adaptive-budget-0", "≥ 1.00",
         [lookup(res, "max_rate", case, "troupe", "adaptive", "max_rate"),
