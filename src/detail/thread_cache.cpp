@@ -2,7 +2,9 @@
 
 #include "troupe/detail/hot.hpp"
 
+#include <cstddef>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #if TROUPE_MIMALLOC
@@ -27,10 +29,10 @@ namespace {
 [[gnu::used]] constexpr auto* keep_mimalloc = &mi_version;
 #endif
 
-constexpr size_t num_classes = 4;
+constexpr size_t num_classes = thread_cache_class_sizes.size();
 
 constexpr size_t class_size(size_t index) noexcept {
-  return size_t{32} << index;
+  return thread_cache_class_sizes[index];
 }
 
 /// Bytes the depot keeps per class (8 MiB: a burst of about 100,000
@@ -79,7 +81,9 @@ struct depot {
 
 depot& global_depot() {
   // Never destroyed: threads may hand back batches during static destruction.
-  static auto* instance = new depot;
+  // Built in static storage, so that it is not a heap block left alive.
+  alignas(depot) static std::byte storage[sizeof(depot)];
+  static auto* instance = new (storage) depot;
   return *instance;
 }
 

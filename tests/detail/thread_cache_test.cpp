@@ -1,5 +1,5 @@
-// Counts the blocks of the largest size class through the test allocator
-// (no other allocation in this program has that size).
+// Counts the blocks of one size class through the test allocator (no other
+// allocation of the counting thread has that size).
 
 #include "troupe/detail/thread_cache.hpp"
 
@@ -98,6 +98,37 @@ TEST_F(thread_cache, a_refill_the_allocator_cuts_short_still_serves_the_allocati
   worker.join();
   EXPECT_EQ(news_first, 1);
   EXPECT_EQ(news_second, 1 + static_cast<long>(thread_cache_refill));
+}
+
+TEST_F(thread_cache, a_block_takes_the_smallest_class_that_fits) {
+  if (!thread_cache_enabled)
+    GTEST_SKIP() << "the sanitizers see every allocation: nothing is cached";
+  struct request {
+    size_t size;
+    size_t class_size;
+  };
+  // 80 bytes is a message of four elements; with powers of two it took 128.
+  for (auto [size, class_size] : {request{65, 80}, request{80, 80}, request{81, 96},
+                                  request{129, 160}, request{200, 224}}) {
+    long news = 0;
+    long news_of_next_class = 0;
+    std::thread worker{[&] {
+      allocations::count_size(class_size);
+      auto before = allocations::counted_news();
+      auto* block = cached_allocate(size);
+      news = allocations::counted_news() - before;
+      std::fill_n(static_cast<unsigned char*>(block), size, 0xAB);
+      cached_deallocate(block, size);
+      // The next class up has blocks of its own: none of these.
+      before = allocations::counted_news();
+      block = cached_allocate(class_size + 1);
+      news_of_next_class = allocations::counted_news() - before;
+      cached_deallocate(block, class_size + 1);
+    }};
+    worker.join();
+    EXPECT_EQ(news, static_cast<long>(thread_cache_refill)) << "a block of " << size;
+    EXPECT_EQ(news_of_next_class, 0) << "a block of " << class_size + 1;
+  }
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 #pragma once
 
-// Per-thread caches of small memory blocks in four size classes (32, 64, 128
-// and 256 bytes), for messages, mailbox elements and response handlers.
+// Per-thread caches of small memory blocks in eleven size classes (32 to 256
+// bytes), for messages, mailbox elements and response handlers.
 // Blocks are allocated on one thread and usually freed on a worker thread;
 // recycling them without a trip through the general-purpose allocator is
 // where most of the per-message cost would otherwise go.
@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 
 namespace troupe::detail {
@@ -39,10 +40,33 @@ inline constexpr bool thread_cache_enabled = false;
 inline constexpr bool thread_cache_enabled = true;
 #endif
 
+/// The block sizes, mimalloc's bins from 32 to 256 bytes: a block wastes at
+/// most 16 bytes up to 128 and 32 beyond. With powers of two a message of
+/// four elements (80 bytes) took 128, a third of the memory of a long queue.
+inline constexpr std::array<size_t, 11> thread_cache_class_sizes{32,  48,  64,  80,  96, 112,
+                                                                 128, 160, 192, 224, 256};
+
+/// Class index by size in 16-byte units, rounded up (0 to 16).
+inline constexpr auto thread_cache_class_by_units = [] {
+  std::array<uint8_t, thread_cache_max_block / 16 + 1> result{};
+  size_t index = 0;
+  for (size_t units = 0; units < result.size(); ++units) {
+    while (thread_cache_class_sizes[index] < units * 16)
+      ++index;
+    result[units] = static_cast<uint8_t>(index);
+  }
+  return result;
+}();
+
 /// Index of the smallest class that fits `size` (size <= 256).
 constexpr size_t thread_cache_class(size_t size) noexcept {
-  return size <= 32 ? 0 : size <= 64 ? 1 : size <= 128 ? 2 : 3;
+  return thread_cache_class_by_units[(size + 15) / 16];
 }
+
+static_assert(thread_cache_class_sizes.back() == thread_cache_max_block);
+static_assert(thread_cache_class(1) == 0 && thread_cache_class(32) == 0
+              && thread_cache_class(33) == 1 && thread_cache_class(80) == 3
+              && thread_cache_class(129) == 7 && thread_cache_class(256) == 10);
 
 struct free_block {
   free_block* next;
@@ -72,7 +96,7 @@ struct thread_cache_state {
     block_list active;
     block_list spare; // empty or exactly thread_cache_batch blocks
   };
-  std::array<class_cache, 4> classes{};
+  std::array<class_cache, thread_cache_class_sizes.size()> classes{};
   /// Set once the thread-exit cleanup is registered; frees go to the slow
   /// path until then, and again after it ran.
   bool open = false;
