@@ -254,9 +254,9 @@ public:
       job->deref_resumable();
   }
 
-  /// The slot, the deque, the affinity queue, the later queue, then the
-  /// injection queue (every injection_interval-th call the injection queue
-  /// first).
+  /// The slot, the deque and the affinity queue taking turns, the later
+  /// queue, then the injection queue (every injection_interval-th call the
+  /// affinity and injection queues first).
   std::optional<resumable*> next_local();
 
   /// The injection queue, then the deques of the others from a random one
@@ -293,6 +293,10 @@ public:
 
   /// Jobs taken in a row from next_job; owner only.
   uint32_t slot_runs = 0;
+
+  /// Whether the affinity queue goes before the deque at the next look;
+  /// flips at each look, owner only.
+  bool affinity_turn = false;
 
   /// Jobs that asked to run again (resume_later); owner only.
   std::deque<resumable*> later;
@@ -388,6 +392,11 @@ TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
     return std::exchange(next_job, nullptr);
   }
   slot_runs = 0;
+  // Jobs placed here take turns with the deque's: behind a deque that
+  // refills as fast as it drains, they would wait for it to run dry.
+  if (affinity != nullptr && (affinity_turn = !affinity_turn))
+    if (auto job = affinity->try_pop())
+      return job;
   if (auto job = deque.pop())
     return job;
   if (affinity != nullptr)

@@ -162,6 +162,25 @@ TEST(locality_steal_order, a_searching_worker_takes_what_was_placed_on_it_first)
   EXPECT_EQ(c.workers[0]->counters.snapshot().steals, 0u);
 }
 
+TEST(locality_steal_order, the_owner_takes_from_its_deque_and_its_affinity_queue_in_turn) {
+  // Placed jobs don't wait for a deque that refills as fast as it drains.
+  hand_core c{synthetic(two_packages, 8)};
+  auto& w = *c.workers[0];
+  token local[4] = {token{10}, token{11}, token{12}, token{13}};
+  token placed[2] = {token{20}, token{21}};
+  for (auto& x : local)
+    w.deque.push(&x);
+  for (auto& x : placed)
+    ASSERT_TRUE(w.affinity->try_push(&x));
+  detail::stealing::core::current_worker = &w;
+  std::vector<int> order;
+  while (auto job = w.next_local())
+    order.push_back(id_of(job));
+  detail::stealing::core::current_worker = nullptr;
+  // Two placed jobs among the first four, then what is left of the deque.
+  EXPECT_EQ(order, (std::vector<int>{20, 13, 21, 12, 11, 10}));
+}
+
 TEST(locality_steal_order, most_thieves_back_off_from_a_single_deque_their_node_crowds) {
   // Node 0 is workers 0-3; only worker 1 has work. With the node's polling
   // count far above half of it, a thief steals in few rounds; with nobody
