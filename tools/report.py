@@ -96,6 +96,13 @@ def study_preamble(name, machine, absent, where, runs_note=""):
                 + (f"; load average at start {load[0]}" if load else "")
                 + (f"; source git {info['git']}" if info.get("git") else "") + ". "
                 + where, ""]
+        for rerun in info.get("reruns", []):
+            n = rerun.get("runs", "?")
+            out += [f"Re-run on its own: {', '.join(f'`{c}`' for c in rerun.get('cases', []))} "
+                    f"({', '.join(f'`{s}`' for s in rerun.get('systems', []))}), "
+                    f"{n} run{'' if n == 1 else 's'} per cell, started "
+                    f"{rerun.get('started', '?')}, source git {rerun.get('git', '?')}"
+                    + (f": {rerun['why']}" if rerun.get("why") else "") + ".", ""]
     for line in absent:
         out.append(f"- **{pretty_system(line['system'])} absent:** {line.get('reason')}.")
     if absent:
