@@ -94,8 +94,8 @@ def study_preamble(name, machine, absent, where, runs_note=""):
                 f"cell{runs_note}, started {info.get('started', '?')}, took "
                 f"{info.get('duration_s', 0) / 60:.1f} min"
                 + (f"; load average at start {load[0]}" if load else "")
-                + (f"; source git {info['git']}" if info.get("git") else "") + ". "
-                + where, ""]
+                + (f"; source git {info['git']}" if info.get("git") else "") + "."
+                + (f" {where}" if where else ""), ""]
         for rerun in info.get("reruns", []):
             n = rerun.get("runs", "?")
             out += [f"Re-run on its own: {', '.join(f'`{c}`' for c in rerun.get('cases', []))} "
@@ -315,19 +315,7 @@ def metric_table(study, metric, with_ratios):
 
 
 def study_section(study, machine, results_dir):
-    out = [f"## Study `{study.name}`", ""]
-    info = machine.get("studies", {}).get(study.name) if machine else None
-    if info:
-        load = info.get("load_average_at_start")
-        runs = info.get("runs", "?")
-        out += [f"{info.get('scale', '?')} sizes, {runs} run{'' if runs == 1 else 's'} per cell, "
-                f"started {info.get('started', '?')}, took "
-                f"{info.get('duration_s', 0) / 60:.1f} min"
-                + (f"; load average at start {load[0]}" if load else "") + ".", ""]
-    for line in study.absent:
-        out.append(f"- **{pretty_system(line['system'])} absent:** {line.get('reason')}.")
-    if study.absent:
-        out.append("")
+    out = study_preamble(study.name, machine, study.absent, where="")
     if not study.cases:
         return out + ["No measurements.", ""]
 
