@@ -121,7 +121,9 @@ namespace locality {
 /// message unblocks. "local" (LAS/L): the deque of the worker that sent the
 /// message, as work stealing does. "affinity" (LAS/A): the worker that ran
 /// the actor last, through that worker's affinity queue, so that an actor
-/// moves only when a thief takes it. New actors start on the spawner's
+/// moves only when a thief takes it, or when that worker is parked (it
+/// then runs where it was unblocked, as with "local": a wake-up costs more
+/// than the actor's cached state saves). New actors start on the spawner's
 /// worker either way.
 inline constexpr std::string_view placement = "local";
 /// Jobs one worker's affinity queue holds: an unblocked actor that finds it

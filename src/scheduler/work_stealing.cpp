@@ -384,10 +384,22 @@ public:
   }
 
   /// Locality policy: pushes `job` onto the affinity queue of the worker
-  /// placement_of names, if any and if it has room.
+  /// placement_of names, if any and if it has room. An unblocked actor
+  /// whose last worker is parked goes where "local" puts it (this worker,
+  /// or from outside the injection queue): waking that very worker costs
+  /// tens of microseconds, more than the actor's cached state saves; where
+  /// work runs thin it would make every message between two workers' actors
+  /// a wake-up, and a timer thread would pay one per timeout. A hub's first
+  /// start still goes there.
   bool place_elsewhere(resumable* job, const detail::stealing::worker* current) {
+    bool unblocked = job->last_worker() != resumable::new_hub;
     auto* target = placement_of(job, current);
-    if (target == nullptr || !target->affinity->try_push(job))
+    if (target == nullptr)
+      return false;
+    if constexpr (requires { policy.parked(target->index()); })
+      if (unblocked && policy.parked(target->index()))
+        return false;
+    if (!target->affinity->try_push(job))
       return false;
     policy.after_push_to(target->index());
     return true;

@@ -309,6 +309,58 @@ TEST(locality_placement, work_placed_on_a_worker_runs_even_while_two_actors_keep
   EXPECT_EQ(got, 3);
 }
 
+TEST(locality_placement, affinity_keeps_an_actor_whose_last_worker_is_parked_on_the_senders) {
+  // Two workers, one hub on each: the first (the sender) keeps its worker
+  // busy until the other worker, the receiver's last, has parked; then it
+  // sends. Waking the parked worker for the receiver would cost more than
+  // its cached state saves, so the receiver runs on the sender's worker.
+  where receiver_ran;
+  std::atomic<bool> receiver_started{false};
+  std::atomic<bool> go{false};
+  std::thread::id sender_thread;
+  std::atomic<bool> sender_started{false};
+  auto deadline = std::chrono::steady_clock::now() + test::patience;
+  auto wait_for = [&](auto done) {
+    while (!done() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(1ms);
+    return done();
+  };
+  locality_config cfg{"numa:2 core:1 pu:1", 2, locality_placement::affinity};
+  actor_system sys{cfg};
+  auto receiver = sys.spawn<hub>([&](event_based_actor*) -> behavior {
+    receiver_ran.add();
+    receiver_started.store(true);
+    return {[&](int) { receiver_ran.add(); }};
+  });
+  ASSERT_TRUE(wait_for([&] { return receiver_started.load(); }));
+  sys.spawn<hub>([&, receiver](event_based_actor* self) -> behavior {
+    sender_thread = std::this_thread::get_id();
+    sender_started.store(true);
+    while (!go.load() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::yield();
+    self->send(receiver, 1);
+    self->quit();
+    return {};
+  });
+  ASSERT_TRUE(wait_for([&] { return sender_started.load(); }));
+  // The sender's worker runs it: a worker blocked in the kernel now is the
+  // receiver's.
+  ASSERT_TRUE(wait_for([&] {
+    for (auto& w : sys.scheduler_stats())
+      if (w.parks > w.wakeups)
+        return true;
+    return false;
+  }));
+  go.store(true);
+  ASSERT_TRUE(wait_for([&] {
+    std::lock_guard guard{receiver_ran.mtx};
+    return receiver_ran.ids.size() == 2;
+  }));
+  std::lock_guard guard{receiver_ran.mtx};
+  ASSERT_NE(receiver_ran.ids[0], sender_thread) << "the hubs share a worker";
+  EXPECT_EQ(receiver_ran.ids[1], sender_thread);
+}
+
 TEST(locality_placement, the_policy_refuses_an_idle_mode_other_than_adaptive) {
   locality_config cfg{"numa:2 core:1 pu:1", 2, locality_placement::local};
   cfg.scheduler.idle = idle_mode::event;

@@ -49,7 +49,7 @@ constexpr bool from_string(std::string_view str, idle_mode& x) noexcept {
 enum class locality_placement {
   /// LAS/L: on the sender's worker, as work stealing does.
   local,
-  /// LAS/A: on the worker that ran it last.
+  /// LAS/A: on the worker that ran it last, unless that one is parked.
   affinity,
 };
 

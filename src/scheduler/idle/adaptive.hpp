@@ -50,7 +50,10 @@
 // push, fence, load idle, then under the mutex: found in sleepers? wake it);
 // a worker that is searching or parking takes the job itself (the re-check
 // sees every affinity queue); one that runs a job may lose it to a thief, so
-// then the pusher wakes one as after any push.
+// then the pusher wakes one as after any push. Only a hub's first start is
+// pushed to a worker seen parked: an unblocked actor then stays with its
+// sender (parked(), a hint; a worker that parks after the look is woken as
+// above).
 //
 // Anticipation (troupe/detail/anticipation.hpp): with an idle budget, the newest
 // sleeper (the one wake_one() pops first) may park with a timeout until the
@@ -106,6 +109,12 @@ public:
 
   /// Unparks every sleeper, counting them as searching.
   void wake_all();
+
+  /// Any thread: is worker `index` parked (or about to park)? A hint: it may
+  /// be woken or park right after.
+  bool parked(size_t index) const noexcept {
+    return slots_[index].parked.load(std::memory_order_relaxed);
+  }
 
 private:
   /// The enqueuer's half of the protocol.
