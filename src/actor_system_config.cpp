@@ -505,7 +505,7 @@ actor_system_config::actor_system_config() {
   placement.key = "troupe.locality.placement";
   placement.description = "locality policy: where an actor a message unblocks runs; local: "
                           "on the sender's worker (LAS/L); affinity: on the worker that ran "
-                          "it last (LAS/A)";
+                          "it last unless that one is parked (LAS/A)";
   add_builtin(std::move(placement));
 
   auto pin_workers = detail::make_config_option(&scheduler.pin_workers);
