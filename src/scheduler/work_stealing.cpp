@@ -113,20 +113,22 @@ int core::cpu_of(size_t index) const noexcept {
   return locality->layout.workers[index].cpu;
 }
 
-worker* core::placement_of(resumable* job, const worker* current) noexcept {
+core::placement core::placement_of(resumable* job, const worker* current) noexcept {
   auto last = job->last_worker();
   if (last == resumable::never_ran)
-    return nullptr; // New actors start where they were spawned.
-  worker* target = nullptr;
+    return {}; // New actors start where they were spawned.
+  placement result;
   if (last == resumable::new_hub) {
     // Only its first start is spread: where it runs from then on is the
     // placement's business. If the push fails, it starts here.
     job->set_last_worker(resumable::never_ran);
-    target = workers[locality->next_hub_worker()].get();
+    result = {workers[locality->next_hub_worker()].get(), true};
   } else if (locality->affinity && last < workers.size()) {
-    target = workers[last].get();
+    result.target = workers[last].get();
   }
-  return target == current ? nullptr : target;
+  if (result.target == current)
+    result.target = nullptr;
+  return result;
 }
 
 core::~core() = default;
@@ -392,12 +394,11 @@ public:
   /// a wake-up, and a timer thread would pay one per timeout. A hub's first
   /// start still goes there.
   bool place_elsewhere(resumable* job, const detail::stealing::worker* current) {
-    bool unblocked = job->last_worker() != resumable::new_hub;
-    auto* target = placement_of(job, current);
+    auto [target, hub] = placement_of(job, current);
     if (target == nullptr)
       return false;
     if constexpr (requires { policy.parked(target->index()); })
-      if (unblocked && policy.parked(target->index()))
+      if (!hub && policy.parked(target->index()))
         return false;
     if (!target->affinity->try_push(job))
       return false;

@@ -155,10 +155,18 @@ struct core : worker_pool {
   void drop_placed() noexcept;
   int cpu_of(size_t index) const noexcept override;
 
-  /// Locality policy: the worker whose affinity queue `job` should go to
-  /// when `current` (null outside the workers) schedules it, or null for
-  /// the usual place (the current worker, or the injection queue).
-  worker* placement_of(resumable* job, const worker* current) noexcept;
+  /// Where placement_of sends a job.
+  struct placement {
+    /// The worker whose affinity queue the job should go to, or null for
+    /// the usual place (the current worker, or the injection queue).
+    worker* target = nullptr;
+    /// The job is a hub's first start, not an actor a message unblocked.
+    bool hub = false;
+  };
+
+  /// Locality policy: where `job` goes when `current` (null outside the
+  /// workers) schedules it.
+  placement placement_of(resumable* job, const worker* current) noexcept;
 
   const scheduler_config cfg;
   const size_t max_throughput;

@@ -230,19 +230,19 @@ TEST(locality_placement, affinity_sends_an_unblocked_actor_back_to_the_worker_th
   hand_core c{cfg};
   token job{1};
   auto& w0 = *c.workers[0];
-  EXPECT_EQ(c.placement_of(&job, &w0), nullptr) << "a new actor starts where it is";
+  EXPECT_EQ(c.placement_of(&job, &w0).target, nullptr) << "a new actor starts where it is";
   job.set_last_worker(5);
-  EXPECT_EQ(c.placement_of(&job, &w0), c.workers[5].get());
-  EXPECT_EQ(c.placement_of(&job, nullptr), c.workers[5].get()) << "from outside too";
-  EXPECT_EQ(c.placement_of(&job, c.workers[5].get()), nullptr) << "already there";
+  EXPECT_EQ(c.placement_of(&job, &w0).target, c.workers[5].get());
+  EXPECT_EQ(c.placement_of(&job, nullptr).target, c.workers[5].get()) << "from outside too";
+  EXPECT_EQ(c.placement_of(&job, c.workers[5].get()).target, nullptr) << "already there";
 }
 
 TEST(locality_placement, local_placement_runs_an_unblocked_actor_on_the_senders_worker) {
   hand_core c{synthetic(two_packages, 8)};
   token job{1};
   job.set_last_worker(5);
-  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()), nullptr);
-  EXPECT_EQ(c.placement_of(&job, nullptr), nullptr);
+  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()).target, nullptr);
+  EXPECT_EQ(c.placement_of(&job, nullptr).target, nullptr);
 }
 
 TEST(locality_placement, hubs_take_the_numa_nodes_farthest_apart_first) {
@@ -253,7 +253,7 @@ TEST(locality_placement, hubs_take_the_numa_nodes_farthest_apart_first) {
   for (int i = 0; i < 8; ++i) {
     token hub_job{i};
     hub_job.set_last_worker(resumable::new_hub);
-    auto* w = c.placement_of(&hub_job, nullptr);
+    auto* w = c.placement_of(&hub_job, nullptr).target;
     nodes.push_back(w != nullptr ? w->place->numa_node : 0);
     EXPECT_EQ(hub_job.last_worker(), resumable::never_ran) << "only its first start is spread";
   }

@@ -34,10 +34,10 @@
 // to the sender's worker (troupe.locality.placement = local, LAS/L) or to
 // the worker that ran it last unless that one is parked (affinity, LAS/A),
 // through that worker's affinity queue, an array queue whose pushers never
-// wait for a lock; thieves take from it only once the worker has been stuck in one job for
-// a while. Hub actors (spawn<hub>) start on NUMA nodes far from each other.
-// The policy runs the adaptive idle mode only; stats() counts steals by
-// level.
+// wait for a lock; thieves take from it only once the worker has been stuck
+// in one job for a while. Hub actors (spawn<hub>) start on NUMA nodes far
+// from each other. The policy runs the adaptive idle mode only; stats()
+// counts steals by level.
 
 #include "troupe/scheduler/scheduler.hpp"
 #include "troupe/scheduler/scheduler_config.hpp"
