@@ -319,12 +319,6 @@ TEST(locality_placement, affinity_keeps_an_actor_whose_last_worker_is_parked_on_
   std::atomic<bool> go{false};
   std::thread::id sender_thread;
   std::atomic<bool> sender_started{false};
-  auto deadline = std::chrono::steady_clock::now() + test::patience;
-  auto wait_for = [&](auto done) {
-    while (!done() && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(1ms);
-    return done();
-  };
   locality_config cfg{"numa:2 core:1 pu:1", 2, locality_placement::affinity};
   actor_system sys{cfg};
   auto receiver = sys.spawn<hub>([&](event_based_actor*) -> behavior {
@@ -332,27 +326,26 @@ TEST(locality_placement, affinity_keeps_an_actor_whose_last_worker_is_parked_on_
     receiver_started.store(true);
     return {[&](int) { receiver_ran.add(); }};
   });
-  ASSERT_TRUE(wait_for([&] { return receiver_started.load(); }));
+  ASSERT_TRUE(test::eventually([&] { return receiver_started.load(); }));
   sys.spawn<hub>([&, receiver](event_based_actor* self) -> behavior {
     sender_thread = std::this_thread::get_id();
     sender_started.store(true);
-    while (!go.load() && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::yield();
+    test::spin_until([&] { return go.load(); });
     self->send(receiver, 1);
     self->quit();
     return {};
   });
-  ASSERT_TRUE(wait_for([&] { return sender_started.load(); }));
+  ASSERT_TRUE(test::eventually([&] { return sender_started.load(); }));
   // The sender's worker runs it: a worker blocked in the kernel now is the
   // receiver's.
-  ASSERT_TRUE(wait_for([&] {
+  ASSERT_TRUE(test::eventually([&] {
     for (auto& w : sys.scheduler_stats())
       if (w.parks > w.wakeups)
         return true;
     return false;
   }));
   go.store(true);
-  ASSERT_TRUE(wait_for([&] {
+  ASSERT_TRUE(test::eventually([&] {
     std::lock_guard guard{receiver_ran.mtx};
     return receiver_ran.ids.size() == 2;
   }));
@@ -388,9 +381,7 @@ TEST(locality_placement, hubs_start_on_different_numa_nodes) {
       self->quit();
       return {};
     });
-  auto deadline = std::chrono::steady_clock::now() + test::patience;
-  while (started.load() < hubs && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(1ms);
+  test::eventually([&] { return started.load() >= hubs; });
   ASSERT_EQ(started.load(), hubs);
   std::set<std::thread::id> threads(seen.ids.begin(), seen.ids.end());
   // Each starts where it was placed: thieves leave an idle worker's
@@ -416,9 +407,7 @@ TEST(locality_placement, stats_count_steals_by_level_and_name_the_policy) {
       });
     self->quit();
   });
-  auto deadline = std::chrono::steady_clock::now() + test::patience;
-  while (done.load() < jobs && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(1ms);
+  test::eventually([&] { return done.load() >= jobs; });
   ASSERT_EQ(done.load(), jobs);
   uint64_t steals = 0, by_level = 0;
   for (auto& s : sys.scheduler_stats()) {

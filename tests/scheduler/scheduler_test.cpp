@@ -35,8 +35,10 @@ using troupe::resumable;
 using troupe::scheduler;
 using troupe::scheduler_config;
 using troupe::worker_stats;
+using troupe::test::eventually;
 using troupe::test::patience;
 using troupe::test::scaled;
+using troupe::test::spin_until;
 
 namespace {
 
@@ -94,30 +96,6 @@ void schedule(scheduler& s, const test_job& job) {
 void exec_later(execution_unit* ctx, const test_job& job) {
   job.ref_resumable();
   ctx->exec_later(const_cast<test_job*>(&job));
-}
-
-/// Polls `pred` until it holds or `patience` runs out.
-template <class Pred>
-bool eventually(Pred pred) {
-  auto deadline = std::chrono::steady_clock::now() + patience;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::sleep_for(1ms);
-  }
-  return true;
-}
-
-/// Spins until `pred` holds or `patience` runs out; for use inside jobs.
-template <class Pred>
-bool spin_until(Pred pred) {
-  auto deadline = std::chrono::steady_clock::now() + patience;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::yield();
-  }
-  return true;
 }
 
 worker_stats total(const std::vector<worker_stats>& xs) {

@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace troupe {
 
@@ -103,6 +104,30 @@ struct policy_config : actor_system_config {
 /// only a broken runtime runs into it, so that a hang fails the test instead
 /// of blocking the run. Never the expected outcome of a wait.
 inline constexpr auto patience = std::chrono::seconds{sanitized ? 90 : 30};
+
+/// Polls `pred` until it holds or `patience` runs out.
+template <class Pred>
+bool eventually(Pred pred) {
+  auto deadline = std::chrono::steady_clock::now() + patience;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds{1});
+  }
+  return true;
+}
+
+/// Spins until `pred` holds or `patience` runs out; for use inside jobs.
+template <class Pred>
+bool spin_until(Pred pred) {
+  auto deadline = std::chrono::steady_clock::now() + patience;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
 
 /// Success if `x` holds `want`; otherwise names the error or the value.
 template <class T>
