@@ -397,7 +397,7 @@ public:
     auto [target, hub] = placement_of(job, current);
     if (target == nullptr)
       return false;
-    if constexpr (requires { policy.parked(target->index()); })
+    if constexpr (requires { policy.parked(size_t{}); })
       if (!hub && policy.parked(target->index()))
         return false;
     if (!target->affinity->try_push(job))
