@@ -5,6 +5,8 @@
 #include "troupe/detail/timer_service.hpp"
 #include "troupe/logger.hpp"
 
+#include "detail/due_deliveries.hpp"
+
 #include <algorithm>
 #include <thread>
 #include <utility>
@@ -76,6 +78,8 @@ actor_system::actor_system(const actor_system_config& cfg,
     max_throughput_(std::max<size_t>(cfg.scheduler.max_throughput, 1)),
     scheduler_(sched ? std::move(sched) : scheduler::make(cfg.scheduler)),
     clock_(clock ? std::move(clock) : std::make_unique<detail::timer_service>()),
+    due_(scheduler_->deterministic() ? nullptr
+                                     : std::make_unique<detail::due_deliveries>(*scheduler_)),
     threads_(std::make_unique<thread_registry>()) {
   logger::set_level(cfg.logger_verbosity);
   detail::configure_allocator();
@@ -258,6 +262,19 @@ void actor_system::start_thread(std::function<void()> job) {
     std::lock_guard guard{threads_->mtx};
     threads_->finished.push_back(std::this_thread::get_id());
   });
+}
+
+void actor_system::deliver_due(strong_actor_ptr dest, mailbox_element_ptr elem) {
+  auto* target = dest->get();
+  if (due_ != nullptr && target->runs_on_workers()) {
+    due_->push(std::move(dest), std::move(elem));
+    return;
+  }
+  // The clock's thread must not wait for room in a muting mailbox: every
+  // timer would wait.
+  auto may_wait = std::exchange(detail::push_may_wait, false);
+  target->enqueue(std::move(elem), nullptr);
+  detail::push_may_wait = may_wait;
 }
 
 void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {

@@ -249,10 +249,8 @@ disposable detail::deliver_later(strong_actor_ptr dest, timespan delay,
         elem.reset(); // disposed
         return;
       }
-      // The timer thread must not wait for room: every timer would wait.
-      detail::push_may_wait = false;
-      dest->get()->enqueue(std::move(elem), nullptr);
-      detail::push_may_wait = true;
+      auto& sys = dest->system();
+      sys.deliver_due(std::move(dest), std::move(elem));
     }
   };
   auto state = std::make_shared<delayed_state>();

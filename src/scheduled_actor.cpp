@@ -348,10 +348,9 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
     // if nobody else holds a handle to it. Released when the timer fires or
     // is cancelled (response arrived, or the actor terminated).
     timer = system().clock().schedule(deadline, [self = self_ptr(), number] {
-      self->get()->enqueue(
-        make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
-                             make_message(detail::request_timeout_msg{number})),
-        nullptr);
+      self->system().deliver_due(
+        self, make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
+                                   make_message(detail::request_timeout_msg{number})));
     });
   }
   // An invalid `dest` bounces the request back to us, so the error reaches
@@ -502,10 +501,9 @@ void scheduled_actor::set_idle_handler_impl(timespan delay, bool strong, bool re
 
 void scheduled_actor::arm_idle_timer(actor_clock::time_point deadline) {
   auto deliver = [generation = idle_->generation](const strong_actor_ptr& self) {
-    self->get()->enqueue(
-      make_mailbox_element(nullptr, message_id::make_system(message_priority::normal),
-                           make_message(detail::idle_timeout_msg{generation})),
-      nullptr);
+    self->system().deliver_due(
+      self, make_mailbox_element(nullptr, message_id::make_system(message_priority::normal),
+                                 make_message(detail::idle_timeout_msg{generation})));
   };
   auto& clock = system().clock();
   // A strong handler's timer holds a reference, released when it fires or

@@ -79,6 +79,13 @@ public:
     return 0;
   }
 
+  /// True for an actor the scheduler's workers run (not a blocking or a
+  /// detached one): its due timers reach it through the workers
+  /// (actor_system::deliver_due). Any thread.
+  virtual bool runs_on_workers() const noexcept {
+    return false;
+  }
+
   // -- links and monitors (any thread) ----------------------------------------
 
   /// Links this actor and `other`: when one terminates, the other gets an

@@ -5,6 +5,8 @@
 // default runs them on a timer thread at steady-clock time
 // (detail/timer_service.hpp); the deterministic test fixture's runs them
 // when the test advances its virtual time (troupe/test/virtual_clock.hpp).
+// The system's own actions hand their message to actor_system::deliver_due,
+// which takes it to an event-based actor through the scheduler's workers.
 //
 // Threads: every member from any thread, including from inside an action;
 // start() and stop() from the owner (the actor system) only.

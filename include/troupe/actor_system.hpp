@@ -36,6 +36,8 @@ namespace troupe {
 
 namespace detail {
 
+class due_deliveries;
+
 /// Allocates control block and actor in one block (control block first).
 template <class T, class... Ts>
 strong_actor_ptr make_actor(actor_id id, actor_system* sys, Ts&&... xs);
@@ -298,6 +300,11 @@ public:
   /// Runs `job` on a thread of its own; joined at shutdown.
   void start_thread(std::function<void()> job);
 
+  /// Delivers `elem`, the message of a timer that came due, to `dest`: the
+  /// clock's actions call it. An actor the workers run gets it through
+  /// them (src/detail/due_deliveries.hpp), any other at once.
+  void deliver_due(strong_actor_ptr dest, mailbox_element_ptr elem);
+
 private:
   template <class T>
   void launch(const strong_actor_ptr& ptr, spawn_options os) {
@@ -323,6 +330,9 @@ private:
   size_t max_throughput_;
   std::unique_ptr<troupe::scheduler> scheduler_;
   std::unique_ptr<actor_clock> clock_;
+  // Null when the scheduler is deterministic: its owner runs due timers
+  // when it advances time, and expects their messages delivered by then.
+  std::unique_ptr<detail::due_deliveries> due_;
   std::atomic<actor_id> next_id_{1};
   std::atomic<uint64_t> dead_letters_{0};
   std::atomic<uint64_t> dead_letters_at_shutdown_{0};

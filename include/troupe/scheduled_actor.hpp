@@ -124,6 +124,10 @@ public:
     return "event-based actor";
   }
 
+  bool runs_on_workers() const noexcept override {
+    return !detached_;
+  }
+
   // -- resumable ------------------------------------------------------------------
 
   resume_result resume(execution_unit* ctx, size_t max_throughput) override;

@@ -1,0 +1,89 @@
+#include "due_deliveries.hpp"
+
+#include "troupe/actor_system.hpp"
+#include "troupe/local_actor.hpp"
+#include "troupe/scheduler/scheduler.hpp"
+
+#include <atomic>
+#include <utility>
+
+namespace troupe::detail {
+
+/// One due message, and the job that delivers the oldest one. Two
+/// references: the queue's, dropped once the message is delivered (or the
+/// queue is destroyed), and the scheduler's, dropped after the job ran (or
+/// when a stopped scheduler refuses it).
+class due_deliveries::entry final : public resumable {
+public:
+  entry(due_deliveries* owner, strong_actor_ptr to, mailbox_element_ptr what) noexcept
+    : dest(std::move(to)), elem(std::move(what)), owner_(owner) {}
+
+  resume_result resume(execution_unit* ctx, size_t) override {
+    owner_->deliver_oldest(ctx);
+    return resume_result::done;
+  }
+
+  void ref_resumable() const noexcept override {
+    refs_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void deref_resumable() const noexcept override {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      delete this;
+  }
+
+  strong_actor_ptr dest;
+  mailbox_element_ptr elem;
+  entry* next = nullptr; // under the owner's mutex
+
+private:
+  due_deliveries* owner_;
+  mutable std::atomic<int> refs_{2};
+};
+
+due_deliveries::~due_deliveries() {
+  for (auto* e = head_; e != nullptr;) {
+    auto* next = e->next;
+    e->dest->system().add_dead_letter(e->elem->payload,
+                                      "a due delayed message the stopped scheduler dropped");
+    e->deref_resumable();
+    e = next;
+  }
+}
+
+void due_deliveries::push(strong_actor_ptr dest, mailbox_element_ptr elem) {
+  auto* e = new entry(this, std::move(dest), std::move(elem));
+  {
+    std::lock_guard guard{mtx_};
+    if (tail_ == nullptr)
+      head_ = e;
+    else
+      tail_->next = e;
+    tail_ = e;
+  }
+  // After the append: a job never finds the queue empty, since as many
+  // entries were appended as jobs handed over, each before its job.
+  sched_.schedule(e);
+}
+
+void due_deliveries::deliver_oldest(execution_unit* ctx) {
+  entry* e;
+  {
+    std::lock_guard guard{mtx_};
+    e = head_;
+    head_ = e->next;
+    if (head_ == nullptr)
+      tail_ = nullptr;
+    // Under the mutex, so that no later entry overtakes this one on another
+    // worker. A full muting mailbox takes it anyway: no actor runs here to
+    // pause, and a worker must not wait for room.
+    auto may_wait = std::exchange(push_may_wait, false);
+    e->dest->get()->enqueue(std::move(e->elem), ctx);
+    push_may_wait = may_wait;
+  }
+  // Outside the mutex: the last reference to the actor may go here.
+  e->dest = nullptr;
+  e->deref_resumable();
+}
+
+} // namespace troupe::detail
