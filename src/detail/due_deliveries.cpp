@@ -1,10 +1,10 @@
 #include "due_deliveries.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/detail/job.hpp"
 #include "troupe/local_actor.hpp"
 #include "troupe/scheduler/scheduler.hpp"
 
-#include <atomic>
 #include <utility>
 
 namespace troupe::detail {
@@ -13,32 +13,25 @@ namespace troupe::detail {
 /// references: the queue's, dropped once the message is delivered (or the
 /// queue is destroyed), and the scheduler's, dropped after the job ran (or
 /// when a stopped scheduler refuses it).
-class due_deliveries::entry final : public resumable {
+class due_deliveries::entry final : public job {
 public:
   entry(due_deliveries* owner, strong_actor_ptr to, mailbox_element_ptr what) noexcept
-    : dest(std::move(to)), elem(std::move(what)), owner_(owner) {}
-
-  resume_result resume(execution_unit* ctx, size_t) override {
-    owner_->deliver_oldest(ctx);
-    return resume_result::done;
-  }
-
-  void ref_resumable() const noexcept override {
-    refs_.fetch_add(1, std::memory_order_relaxed);
-  }
-
-  void deref_resumable() const noexcept override {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      delete this;
+    : dest(std::move(to)), elem(std::move(what)), owner_(owner) {
+    ref_resumable();
+    ref_resumable();
   }
 
   strong_actor_ptr dest;
   mailbox_element_ptr elem;
   entry* next = nullptr; // under the owner's mutex
 
+protected:
+  void run(execution_unit* ctx) override {
+    owner_->deliver_oldest(ctx);
+  }
+
 private:
   due_deliveries* owner_;
-  mutable std::atomic<int> refs_{2};
 };
 
 due_deliveries::~due_deliveries() {

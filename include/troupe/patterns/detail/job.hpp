@@ -1,8 +1,8 @@
 #pragma once
 
-// Jobs: the pieces of a map or div_conq request, run by the scheduler's
-// workers like actors are, never on threads of their own. A job runs once;
-// the scheduler holds the only reference to it and deletes it afterwards.
+// Jobs (troupe/detail/job.hpp): the pieces of a map or div_conq request,
+// run by the scheduler's workers like actors are, never on threads of their
+// own. The scheduler holds the only reference to each.
 //
 // A request's jobs share its state: the container, the failure (the first
 // exception wins), and the count of jobs still running, whose last one tells
@@ -10,6 +10,7 @@
 // actor alone touches the request's sender and sends the result on.
 
 #include "troupe/abstract_actor.hpp"
+#include "troupe/detail/job.hpp"
 #include "troupe/mailbox_element.hpp"
 #include "troupe/patterns/detail/stage.hpp"
 #include "troupe/resumable.hpp"
@@ -23,28 +24,7 @@
 
 namespace troupe::patterns::detail {
 
-class job : public resumable {
-public:
-  resume_result resume(execution_unit* ctx, size_t) final {
-    run(ctx);
-    return resume_result::done;
-  }
-
-  void ref_resumable() const noexcept final {
-    refs_.fetch_add(1, std::memory_order_relaxed);
-  }
-
-  void deref_resumable() const noexcept final {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      delete this;
-  }
-
-protected:
-  virtual void run(execution_unit* ctx) = 0;
-
-private:
-  mutable std::atomic<size_t> refs_{0};
-};
+using troupe::detail::job;
 
 /// Hands `j` to the scheduler behind `ctx` (the worker's own queue).
 inline void submit(execution_unit* ctx, job* j) {
