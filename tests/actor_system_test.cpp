@@ -207,18 +207,13 @@ TEST_P(actor_systems, an_actor_flooded_by_one_long_handler_runs_meanwhile) {
     return behavior{[=](int n) {
       for (int i = 0; i < n; ++i)
         self->send(receiver, i);
-      auto deadline = std::chrono::steady_clock::now() + patience;
-      while (received->load() == 0 && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::yield();
+      troupe::test::spin_until([&] { return received->load() > 0; });
       *verdict = received->load() > 0 ? 1 : 2;
     }};
   });
   scoped_actor self{sys};
   self->send(sender, sends);
-  auto deadline = std::chrono::steady_clock::now() + patience;
-  while ((received->load() < sends || verdict->load() == 0)
-         && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(1ms);
+  troupe::test::eventually([&] { return received->load() >= sends && verdict->load() != 0; });
   EXPECT_EQ(verdict->load(), 1) << "the receiver waited for its sender's handler to end";
   EXPECT_EQ(received->load(), sends);
   self->send_exit(sender, exit_reason::user_shutdown);

@@ -1,5 +1,6 @@
 #include "troupe/scheduler/scheduler.hpp"
 
+#include "troupe/detail/job.hpp"
 #include "troupe/scheduler/scheduler_config.hpp"
 #include "troupe/scheduler/work_sharing.hpp"
 #include "troupe/scheduler/work_stealing.hpp"
@@ -514,7 +515,7 @@ namespace {
 /// A node of a binary tree of jobs: each schedules its two children from
 /// inside the scheduler, one with exec_later and one with schedule(), and
 /// deletes itself when its last reference goes.
-class tree_job : public resumable {
+class tree_job : public troupe::detail::job {
 public:
   struct counts {
     std::atomic<int> created{0};
@@ -523,6 +524,7 @@ public:
   };
 
   tree_job(scheduler& s, counts& c, int depth) : sched_(s), counts_(c), depth_(depth) {
+    ref_resumable(); // The one the scheduler takes over.
     counts_.created.fetch_add(1, std::memory_order_relaxed);
   }
 
@@ -530,29 +532,19 @@ public:
     counts_.destroyed.fetch_add(1, std::memory_order_relaxed);
   }
 
-  result resume(execution_unit* ctx, size_t) override {
+protected:
+  void run(execution_unit* ctx) override {
     counts_.resumed.fetch_add(1, std::memory_order_relaxed);
     if (depth_ > 0) {
       ctx->exec_later(new tree_job(sched_, counts_, depth_ - 1));
       sched_.schedule(new tree_job(sched_, counts_, depth_ - 1));
     }
-    return result::done;
-  }
-
-  void ref_resumable() const noexcept override {
-    refs_.fetch_add(1, std::memory_order_relaxed);
-  }
-
-  void deref_resumable() const noexcept override {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      delete this;
   }
 
 private:
   scheduler& sched_;
   counts& counts_;
   int depth_;
-  mutable std::atomic<int> refs_{1}; // The one the scheduler takes over.
 };
 
 } // namespace

@@ -105,28 +105,28 @@ struct policy_config : actor_system_config {
 /// of blocking the run. Never the expected outcome of a wait.
 inline constexpr auto patience = std::chrono::seconds{sanitized ? 90 : 30};
 
-/// Polls `pred` until it holds or `patience` runs out.
-template <class Pred>
-bool eventually(Pred pred) {
+/// Calls `pause` until `pred` holds or `patience` runs out.
+template <class Pred, class Pause>
+bool wait_until(Pred& pred, Pause pause) {
   auto deadline = std::chrono::steady_clock::now() + patience;
   while (!pred()) {
     if (std::chrono::steady_clock::now() > deadline)
       return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds{1});
+    pause();
   }
   return true;
+}
+
+/// Polls `pred` until it holds or `patience` runs out.
+template <class Pred>
+bool eventually(Pred pred) {
+  return wait_until(pred, [] { std::this_thread::sleep_for(std::chrono::milliseconds{1}); });
 }
 
 /// Spins until `pred` holds or `patience` runs out; for use inside jobs.
 template <class Pred>
 bool spin_until(Pred pred) {
-  auto deadline = std::chrono::steady_clock::now() + patience;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    std::this_thread::yield();
-  }
-  return true;
+  return wait_until(pred, [] { std::this_thread::yield(); });
 }
 
 /// Success if `x` holds `want`; otherwise names the error or the value.
