@@ -25,10 +25,10 @@
 //   at once (LIFO), and the injection queue would put it behind every
 //   spawned actor.
 // - schedule() from any other thread: the injection queue.
-// - A worker takes jobs from its slot, its deque (locality policy: taking
-//   turns with its affinity queue), its later queue, then the injection
-//   queue; every 61st job it looks at the injection queue first so
-//   outside work can't starve (Go and tokio use the same interval). With all
+// - A worker takes jobs from its slot, its deque, its affinity queue
+//   (locality policy), its later queue, then the injection queue; every
+//   61st job it looks at the affinity and injection queues first so placed
+//   and outside work can't starve (Go and tokio use the same interval). With all
 //   empty it searches: the injection queue, then the deques of the other
 //   workers from a random one on.
 //

@@ -262,9 +262,9 @@ public:
       job->deref_resumable();
   }
 
-  /// The slot, the deque and the affinity queue taking turns, the later
-  /// queue, then the injection queue (every injection_interval-th call the
-  /// affinity and injection queues first).
+  /// The slot, the deque, the affinity queue, the later queue, then the
+  /// injection queue (every injection_interval-th call the affinity and
+  /// injection queues first).
   std::optional<resumable*> next_local();
 
   /// The injection queue, then the deques of the others from a random one
@@ -301,10 +301,6 @@ public:
 
   /// Jobs taken in a row from next_job; owner only.
   uint32_t slot_runs = 0;
-
-  /// Whether the affinity queue goes before the deque at the next look;
-  /// flips at each look, owner only.
-  bool affinity_turn = false;
 
   /// Jobs that asked to run again (resume_later); owner only.
   std::deque<resumable*> later;
@@ -400,11 +396,12 @@ TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
     return std::exchange(next_job, nullptr);
   }
   slot_runs = 0;
-  // Jobs placed here take turns with the deque's: behind a deque that
-  // refills as fast as it drains, they would wait for it to run dry.
-  if (affinity != nullptr && (affinity_turn = !affinity_turn))
-    if (auto job = affinity->try_pop())
-      return job;
+  // The deque before the affinity queue: the owner pops the newest end, so
+  // the deque must run dry now and then, or its oldest jobs wait for as long
+  // as it refills. Taking turns with a busy affinity queue halved its share
+  // and did that (chat, LAS/A: seconds). A placed job waits at most about
+  // capacity x injection_interval jobs, and a full affinity queue sends its
+  // placers' actors to their own deques.
   if (auto job = deque.pop())
     return job;
   if (affinity != nullptr)

@@ -162,8 +162,9 @@ TEST(locality_steal_order, a_searching_worker_takes_what_was_placed_on_it_first)
   EXPECT_EQ(c.workers[0]->counters.snapshot().steals, 0u);
 }
 
-TEST(locality_steal_order, the_owner_takes_from_its_deque_and_its_affinity_queue_in_turn) {
-  // Placed jobs don't wait for a deque that refills as fast as it drains.
+TEST(locality_steal_order, the_owner_runs_its_deque_dry_before_its_affinity_queue) {
+  // The owner pops the deque's newest end: only a deque that runs dry lets
+  // its oldest jobs run.
   hand_core c{synthetic(two_packages, 8)};
   auto& w = *c.workers[0];
   token local[4] = {token{10}, token{11}, token{12}, token{13}};
@@ -177,8 +178,31 @@ TEST(locality_steal_order, the_owner_takes_from_its_deque_and_its_affinity_queue
   while (auto job = w.next_local())
     order.push_back(id_of(job));
   detail::stealing::core::current_worker = nullptr;
-  // Two placed jobs among the first four, then what is left of the deque.
-  EXPECT_EQ(order, (std::vector<int>{20, 13, 21, 12, 11, 10}));
+  EXPECT_EQ(order, (std::vector<int>{13, 12, 11, 10, 20, 21}));
+}
+
+TEST(locality_steal_order, a_placed_job_runs_every_61st_look_behind_a_deque_that_never_runs_dry) {
+  // The deque is refilled after each pop, as by an actor that keeps
+  // unblocking others; the placed jobs still run, one per interval.
+  hand_core c{synthetic(two_packages, 8)};
+  auto& w = *c.workers[0];
+  token local{10};
+  token placed[2] = {token{20}, token{21}};
+  for (auto& x : placed)
+    ASSERT_TRUE(w.affinity->try_push(&x));
+  detail::stealing::core::current_worker = &w;
+  std::vector<size_t> placed_at;
+  for (size_t look = 1; look <= 3 * detail::stealing::injection_interval; ++look) {
+    w.deque.push(&local);
+    auto id = id_of(w.next_local());
+    if (id != 10) {
+      placed_at.push_back(look);
+      ASSERT_TRUE(w.deque.pop()); // The one pushed for this look.
+    }
+  }
+  detail::stealing::core::current_worker = nullptr;
+  auto n = detail::stealing::injection_interval;
+  EXPECT_EQ(placed_at, (std::vector<size_t>{n, 2 * n}));
 }
 
 TEST(locality_steal_order, most_thieves_back_off_from_a_single_deque_their_node_crowds) {
