@@ -272,9 +272,8 @@ void actor_system::deliver_due(strong_actor_ptr dest, mailbox_element_ptr elem) 
   }
   // The clock's thread must not wait for room in a muting mailbox: every
   // timer would wait.
-  auto may_wait = std::exchange(detail::push_may_wait, false);
+  detail::no_push_wait over_the_bound;
   target->enqueue(std::move(elem), nullptr);
-  detail::push_may_wait = may_wait;
 }
 
 void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {

@@ -23,6 +23,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace troupe {
 
@@ -54,6 +55,22 @@ extern constinit thread_local local_actor* running_actor;
 /// False while a thread must not wait for room in a muting mailbox (the
 /// timer thread delivering a delayed message).
 extern constinit thread_local bool push_may_wait;
+
+/// While one lives, this thread's pushes into a full muting mailbox go in
+/// over the bound instead of waiting for room (push_may_wait is false); the
+/// previous setting comes back with its end.
+class no_push_wait {
+public:
+  no_push_wait() noexcept : before_(std::exchange(push_may_wait, false)) {}
+  ~no_push_wait() {
+    push_may_wait = before_;
+  }
+  no_push_wait(const no_push_wait&) = delete;
+  no_push_wait& operator=(const no_push_wait&) = delete;
+
+private:
+  bool before_;
+};
 
 } // namespace detail
 

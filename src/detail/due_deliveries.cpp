@@ -70,9 +70,8 @@ void due_deliveries::deliver_oldest(execution_unit* ctx) {
     // Under the mutex, so that no later entry overtakes this one on another
     // worker. A full muting mailbox takes it anyway: no actor runs here to
     // pause, and a worker must not wait for room.
-    auto may_wait = std::exchange(push_may_wait, false);
+    no_push_wait over_the_bound;
     e->dest->get()->enqueue(std::move(e->elem), ctx);
-    push_may_wait = may_wait;
   }
   // Outside the mutex: the last reference to the actor may go here.
   e->dest = nullptr;

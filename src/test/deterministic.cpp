@@ -77,16 +77,10 @@ deterministic::deterministic(const std::function<void(actor_system_config&)>& co
   : sys(configured(cfg, configure), std::make_unique<deterministic_scheduler>(),
         std::make_unique<virtual_clock>()),
     sched_(static_cast<deterministic_scheduler*>(&sys.scheduler())),
-    clock_(static_cast<virtual_clock*>(&sys.clock())),
-    push_may_wait_before_(troupe::detail::push_may_wait) {
-  // Nothing else runs the actors: the test's thread must never wait for
-  // room in a full mailbox; its messages go in over the bound.
-  troupe::detail::push_may_wait = false;
+    clock_(static_cast<virtual_clock*>(&sys.clock())) {
 }
 
-deterministic::~deterministic() {
-  troupe::detail::push_may_wait = push_may_wait_before_;
-}
+deterministic::~deterministic() = default;
 
 // -- checking messages ---------------------------------------------------------------
 

@@ -41,6 +41,7 @@
 #include "troupe/actor_system.hpp"
 #include "troupe/actor_system_config.hpp"
 #include "troupe/detail/handle_traits.hpp"
+#include "troupe/local_actor.hpp"
 #include "troupe/mailbox_element.hpp"
 #include "troupe/message.hpp"
 #include "troupe/system_messages.hpp"
@@ -422,7 +423,9 @@ private:
 
   deterministic_scheduler* sched_;
   virtual_clock* clock_;
-  bool push_may_wait_before_;
+  /// Nothing else runs the actors: the test's thread must never wait for
+  /// room in a full mailbox; its messages go in over the bound.
+  troupe::detail::no_push_wait no_push_wait_;
 };
 
 } // namespace troupe::test
