@@ -504,6 +504,15 @@ def main(argv):
         print(f"bench.py: no programs for stud{'ies' if len(unknown) > 1 else 'y'} "
               f"{', '.join(unknown)} (have: {', '.join(sorted(programs))})", file=sys.stderr)
         return 1
+    if args.systems:
+        # A name that matches nothing would run nothing and look like success.
+        known = set(expected) | {s for study in programs.values() for s in study}
+        unknown = [s for s in args.systems if s not in known]
+        if unknown:
+            print(f"bench.py: --systems names no system {', '.join(unknown)} (have: "
+                  f"{', '.join(sorted(known, key=system_rank))}; a study's configurations, "
+                  "e.g. troupe-locality-local, all run under their system)", file=sys.stderr)
+            return 1
 
     os.makedirs(args.results_dir, exist_ok=True)
     machine_path = os.path.join(args.results_dir, "machine.json")
