@@ -16,10 +16,7 @@ namespace troupe::detail {
 class due_deliveries::entry final : public job {
 public:
   entry(due_deliveries* owner, strong_actor_ptr to, mailbox_element_ptr what) noexcept
-    : dest(std::move(to)), elem(std::move(what)), owner_(owner) {
-    ref_resumable();
-    ref_resumable();
-  }
+    : job(2), dest(std::move(to)), elem(std::move(what)), owner_(owner) {}
 
   strong_actor_ptr dest;
   mailbox_element_ptr elem;

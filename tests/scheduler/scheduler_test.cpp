@@ -523,8 +523,9 @@ public:
     std::atomic<int> destroyed{0};
   };
 
-  tree_job(scheduler& s, counts& c, int depth) : sched_(s), counts_(c), depth_(depth) {
-    ref_resumable(); // The one the scheduler takes over.
+  // Made with the reference the scheduler takes over.
+  tree_job(scheduler& s, counts& c, int depth)
+    : job(1), sched_(s), counts_(c), depth_(depth) {
     counts_.created.fetch_add(1, std::memory_order_relaxed);
   }
 

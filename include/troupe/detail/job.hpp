@@ -30,10 +30,14 @@ public:
   }
 
 protected:
+  /// `refs`: the references the job is made with, for holders known at
+  /// construction; others add theirs with ref_resumable().
+  explicit job(size_t refs = 0) noexcept : refs_(refs) {}
+
   virtual void run(execution_unit* ctx) = 0;
 
 private:
-  mutable std::atomic<size_t> refs_{0};
+  mutable std::atomic<size_t> refs_;
 };
 
 } // namespace troupe::detail
