@@ -19,7 +19,10 @@ the systems taking turns run by run):
   the steal order, read from the `steals_level<k>` counters the programs
   print; the workers outnumber the cores, so its times say nothing;
 - the machine's wake-up floor (the latency study's `wake_floor` program,
-  when built), printed beside the latency results.
+  when built), printed beside the latency results;
+- before and after each configuration of the sweep, the cost of moving a
+  value of that size between two cores and back (`handoff_floor`, built
+  beside `wake_floor`), printed beside the sweep.
 
 report_section() writes the times normalised to the slowest system of each
 case (the seed's Figures 1 and 2), the ratios the issue sets targets for,
@@ -55,9 +58,13 @@ SYNTHETIC_WORKERS = 4
 SYNTHETIC_LEVELS = ["own node", "other node"]
 SWEEP_WORDS = {"quick": [8, 512, 4096], "full": [8, 64, 512, 4096]}
 LATENCY_CASES = ["pubsub", "chat"]
+FLOORS = ["wake_floor", "handoff_floor"]  # cases of the machine, not of a system
+HANDOFF_COLUMNS = [("handoff_floor", "handoff across cores (µs)"),
+                   ("handoff_one_core", "on one core (µs)")]
 PERCENTILES = [("latency_p50", "p50"), ("latency_p90", "p90"), ("latency_p99", "p99"),
                ("latency_p999", "p99.9"), ("latency_max", "max")]
 WAKE_ROUNDS = 2000
+HANDOFF_ROUNDS = 20000
 
 
 def chat_run(args):
@@ -105,12 +112,19 @@ def commands_for(programs, systems, case, extra, troupe_variants=TROUPE_VARIANTS
     return out
 
 
-def wake_floor(study, programs, emit):
-    """The latency study's futex ping-pong, if it is built next to us."""
+def floor_program(programs, name):
+    """A machine floor from benchmarks/latency/threads, if it is built next
+    to us; None otherwise."""
     any_program = next(iter(next(iter(programs.values())).values()))
     bench_root = os.path.dirname(os.path.dirname(os.path.dirname(any_program)))
-    program = os.path.join(bench_root, "latency", "threads", "wake_floor")
-    if not bench.is_program(program):
+    program = os.path.join(bench_root, "latency", "threads", name)
+    return program if bench.is_program(program) else None
+
+
+def wake_floor(study, programs, emit):
+    """The latency study's futex ping-pong."""
+    program = floor_program(programs, "wake_floor")
+    if program is None:
         return
     run = bench.run_program([program, f"--rounds={WAKE_ROUNDS}"], 60.0, None)
     if not run.ok:
@@ -124,6 +138,42 @@ def wake_floor(study, programs, emit):
         line.update(study=study, case="wake_floor")
         emit(line)
         print(f"[{study}] wake_floor: {line['metric']} {line['value']} {line['unit']}",
+              flush=True)
+
+
+def handoff_floor(study, programs, words):
+    """One reading of what moving a value of `words` words between two
+    cores costs: {metric: value}, empty when it cannot be measured."""
+    program = floor_program(programs, "handoff_floor")
+    if program is None or workers() < 2:
+        return {}
+    run = bench.run_program([program, f"--rounds={HANDOFF_ROUNDS}", f"--words={words}"],
+                            60.0, None)
+    if not run.ok:
+        print(f"[{study}] handoff_floor: FAILED: {run.error}", flush=True)
+        return {}
+    out = {}
+    for text in run.stdout.splitlines():
+        try:
+            line = json.loads(text)
+        except ValueError:
+            continue
+        out[line["metric"]] = line["value"]
+    return out
+
+
+def emit_handoff_floor(study, config, readings, emit):
+    """The readings taken around one sweep configuration, one line per
+    metric: the median, and the least and most the machine showed."""
+    for metric in sorted({m for r in readings for m in r}):
+        values = sorted(r[metric] for r in readings if metric in r)
+        middle = len(values) // 2
+        median = (values[middle] if len(values) % 2
+                  else (values[middle - 1] + values[middle]) / 2)
+        emit({"study": study, "case": "handoff_floor", "system": "threads", "config": config,
+              "metric": metric, "value": round(median, 3), "unit": "us",
+              "runs": len(values), "min": values[0], "max": values[-1]})
+        print(f"[{study}] handoff_floor {config}: {metric} {values[0]}..{values[-1]} us",
               flush=True)
 
 
@@ -145,10 +195,16 @@ def run(study, programs, expected, args, emit):
                       chat_run(args) if case == "chat" else args, emit)
     if "cdict" in cases:
         for words in SWEEP_WORDS[scale]:
-            bench.measure(study, "cdict", f"threads={threads},value-words={words}",
+            config = f"threads={threads},value-words={words}"
+            # The floor can change while the sweep runs (see handoff_floor.cpp):
+            # read it before and after.
+            readings = [handoff_floor(study, programs, words)]
+            bench.measure(study, "cdict", config,
                           commands_for(programs, systems, "cdict",
                                        base + [f"--value-words={words}"]),
                           args, emit)
+            readings.append(handoff_floor(study, programs, words))
+            emit_handoff_floor(study, config, [r for r in readings if r], emit)
     if "troupe" in systems:
         one_run = copy.copy(args)
         one_run.runs = 1  # steal counts, not times
@@ -171,7 +227,7 @@ class Results:
         self.absent = [l for l in lines if l.get("metric") == "absent"]
         measured = [l for l in lines if l.get("metric") != "absent"]
         self.cell = {(l["case"], l["config"], l["system"], l["metric"]): l for l in measured}
-        self.systems = sorted({l["system"] for l in measured if l["case"] != "wake_floor"},
+        self.systems = sorted({l["system"] for l in measured if l["case"] not in FLOORS},
                               key=rank)
         configs = {l["config"] for l in measured}
         self.real = sorted(c for c in configs if c.startswith("threads=") and "," not in c)
@@ -279,14 +335,30 @@ def sweep_section(res, report, results_dir, name):
     if not res.sweep:
         return []
     systems = [s for s in res.systems if any(res.line("cdict", c, s) for c in res.sweep)]
-    header = ["value words"] + [f"`{s}`" for s in systems]
+    floors = [(m, label) for m, label in HANDOFF_COLUMNS
+              if any(res.line("handoff_floor", c, "threads", m) for c in res.sweep)]
+    header = ["value words"] + [f"`{s}`" for s in systems] + [label for _, label in floors]
     out = ["### CDICT value-size sweep", "",
            "Time (s) of `cdict` with each value of `--value-words` 64-bit words, copied "
-           "into every write and every answer.", "",
-           "| " + " | ".join(header) + " |", "|---:|" + "---:|" * len(systems)]
+           "into every write and every answer.", ""]
+    if floors:
+        out += ["Beside it, this machine's floor for the same value, read before and after "
+                "each row's runs (median, least–most): one round of writing the value on "
+                "one core and summing it on another (`handoff_floor`), against both on one "
+                "core. Every read CDICT answers is such a handoff when the worker that asked "
+                "runs on another core than the dictionary. On a virtual machine the floor "
+                "changes while it runs (the host moves its virtual CPUs onto cores that do "
+                "or do not share a cache), and the times of the schedulers that spread "
+                "CDICT's workers over both cores change with it.", ""]
+    out += ["| " + " | ".join(header) + " |",
+            "|---:|" + "---:|" * (len(systems) + len(floors))]
     for config in res.sweep:
         row = [config.rpartition("=")[2]]
         row += [report.fmt_cell(res.line("cdict", config, s)) for s in systems]
+        for metric, _ in floors:
+            line = res.line("handoff_floor", config, "threads", metric)
+            row.append("—" if line is None else
+                       f"{line['value']:.2f} ({line['min']:.2f}–{line['max']:.2f})")
         out.append("| " + " | ".join(row) + " |")
     out.append("")
     chart = f"{name}_cdict_sweep.png"
