@@ -20,9 +20,11 @@ the design):
 
 with metrics time (s), cpu (s) and rss (MiB), and whatever the program
 reports itself in lines `metric <name> <value> <unit>` (the median over
-runs, like the others). A run that fails or times out
-is not retried: the line gets "failed" (how many) and "error" (the tail of
-its stderr), and "value" is null if no run succeeded. A system that was not
+runs, like the others). The time line also has "samples": each run's time
+in the order the systems took turns (null for a failed run), so that two
+systems measured together can be compared round by round. A run that
+fails or times out is not retried: the line gets "failed" (how many) and
+"error" (the tail of its stderr), and "value" is null if no run succeeded. A system that was not
 found, or has no programs in the study, gets one line with metric "absent"
 and a "reason"; so does each competitor program that tools/bench_build.py
 could not build (its reason names the program and the first error line, and
@@ -287,6 +289,8 @@ def summarise(study, case, system, config, runs):
                 "unit": unit, "runs": len(values),
                 "min": round(min(values), 6) if values else None,
                 "max": round(max(values), 6) if values else None}
+        if metric == "time":
+            line["samples"] = [round(r.wall, 6) if r.ok else None for r in runs]
         if failed:
             line["failed"] = len(failed)
             line["error"] = failed[0].error

@@ -33,6 +33,7 @@ steal counts.
 import copy
 import json
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -277,13 +278,34 @@ def ratio_rows(res, config, report):
     header = ["case"] + [f"`{a}` / `{b}`" + (f" (target {t})" if t else "")
                          for a, b, t in columns]
     out = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * len(columns)]
+    unpaired = False
     for case in res.cases:
         row = [f"`{case}`"]
         for a, b, _ in columns:
-            mine, theirs = res.value(case, config, a), res.value(case, config, b)
-            row.append(report.fmt_ratio(mine / theirs) if mine and theirs else "—")
+            r, paired = time_ratio(res, case, config, a, b)
+            unpaired |= r is not None and not paired
+            row.append("—" if r is None else report.fmt_ratio(r) + ("" if paired else " ᵐ"))
         out.append("| " + " | ".join(row) + " |")
+    if unpaired:
+        out += ["", "ᵐ: a ratio of medians (a cell measured before the runs' own times "
+                "were kept)."]
     return out
+
+
+def time_ratio(res, case, config, a, b):
+    """(a's time / b's, paired): the median over rounds of the ratio within
+    each round, where both cells keep their runs' times (the systems take
+    turns run by run, so a drift of the machine hits both alike within a
+    round); else the ratio of the medians. (None, False) if either is
+    missing."""
+    la, lb = res.line(case, config, a), res.line(case, config, b)
+    if not la or not lb or not la.get("value") or not lb.get("value"):
+        return None, False
+    pairs = [x / y for x, y in zip(la.get("samples") or [], lb.get("samples") or [])
+             if x and y]
+    if pairs:
+        return statistics.median(pairs), True
+    return la["value"] / lb["value"], False
 
 
 def normalised_chart(res, config, path, report):
@@ -525,7 +547,9 @@ def report_section(name, lines, machine, results_dir):
                 "and slowest run in brackets, then `·` the time divided by the slowest "
                 "system's in that case (the seed's Figures 1 and 2; lower is better).", ""]
         out += time_table(res, config, report) + [""]
-        out += ["Ratios of medians; below 1 (bold) the first system is faster.", ""]
+        out += ["Ratios of times, each the median over rounds of the ratio within a round "
+                "(the systems take turns run by run, so a drift of the machine hits both "
+                "alike); below 1 (bold) the first system is faster.", ""]
         out += ratio_rows(res, config, report) + [""]
         chart = f"{name}_normalised_{config.replace('=', '')}.png"
         if normalised_chart(res, config, os.path.join(results_dir, chart), report):
