@@ -98,7 +98,7 @@ def study_preamble(name, machine, absent, where, runs_note=""):
                 + (f" {where}" if where else ""), ""]
         for rerun in info.get("reruns", []):
             n = rerun.get("runs", "?")
-            out += [f"Re-run on its own: {', '.join(f'`{c}`' for c in rerun.get('cases', []))} "
+            out += [f"Measured on its own: {', '.join(f'`{c}`' for c in rerun.get('cases', []))} "
                     f"({', '.join(f'`{s}`' for s in rerun.get('systems', []))}), "
                     f"{n} run{'' if n == 1 else 's'} per cell, started "
                     f"{rerun.get('started', '?')}, source git {rerun.get('git', '?')}"
