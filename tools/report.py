@@ -158,7 +158,9 @@ def fmt_cell(line):
 def fmt_ratio(r):
     if r is None:
         return "—"
-    return f"**{r:.2f}**" if r < 1 else f"{r:.2f}"
+    # Two significant digits below 0.1, so that 0.0033 does not read 0.00.
+    text = f"{r:.2g}" if r < 0.1 else f"{r:.2f}"
+    return f"**{text}**" if r < 1 else text
 
 
 def config_key(config):

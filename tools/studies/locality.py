@@ -262,7 +262,8 @@ def time_table(res, config, report):
             line = res.line(case, config, system)
             text = report.fmt_cell(line)
             if line is not None and line.get("value") and worst:
-                text += f" · {line['value'] / worst:.2f}"
+                share = line["value"] / worst
+                text += f" · {share:.2g}" if share < 0.1 else f" · {share:.2f}"
             row.append(text)
         out.append("| " + " | ".join(row) + " |")
     return out
