@@ -24,9 +24,9 @@ runs, like the others). The time line also has "samples": each run's time
 in the order the systems took turns (null for a failed run), so that two
 systems measured together can be compared round by round. A run that
 fails or times out is not retried: the line gets "failed" (how many) and
-"error" (the tail of its stderr), and "value" is null if no run succeeded. A system that was not
-found, or has no programs in the study, gets one line with metric "absent"
-and a "reason"; so does each competitor program that tools/bench_build.py
+"error" (the tail of its stderr), and "value" is null if no run succeeded.
+A system that was not found, or has no programs in the study, gets one
+line with metric "absent" and a "reason"; so does each competitor program that tools/bench_build.py
 could not build (its reason names the program and the first error line, and
 the system's other programs are measured). The machine is described in
 benchmarks/results/machine.json.

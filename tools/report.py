@@ -155,12 +155,16 @@ def fmt_cell(line):
     return text
 
 
+def fmt_fraction(r):
+    """Two decimals; two significant digits below 0.1, so that 0.0033
+    does not read 0.00."""
+    return f"{r:.2g}" if r < 0.1 else f"{r:.2f}"
+
+
 def fmt_ratio(r):
     if r is None:
         return "—"
-    # Two significant digits below 0.1, so that 0.0033 does not read 0.00.
-    text = f"{r:.2g}" if r < 0.1 else f"{r:.2f}"
-    return f"**{text}**" if r < 1 else text
+    return f"**{fmt_fraction(r)}**" if r < 1 else fmt_fraction(r)
 
 
 def config_key(config):

@@ -122,20 +122,28 @@ def floor_program(programs, name):
     return program if bench.is_program(program) else None
 
 
-def wake_floor(study, programs, emit):
-    """The latency study's futex ping-pong."""
-    program = floor_program(programs, "wake_floor")
+def floor_lines(study, programs, name, flags):
+    """Runs the floor `name` with `flags`: the JSON lines it prints, or []
+    when it is not built or fails (which is said)."""
+    program = floor_program(programs, name)
     if program is None:
-        return
-    run = bench.run_program([program, f"--rounds={WAKE_ROUNDS}"], 60.0, None)
+        return []
+    run = bench.run_program([program] + flags, 60.0, None)
     if not run.ok:
-        print(f"[{study}] wake_floor: FAILED: {run.error}", flush=True)
-        return
+        print(f"[{study}] {name}: FAILED: {run.error}", flush=True)
+        return []
+    lines = []
     for text in run.stdout.splitlines():
         try:
-            line = json.loads(text)
+            lines.append(json.loads(text))
         except ValueError:
             continue
+    return lines
+
+
+def wake_floor(study, programs, emit):
+    """The latency study's futex ping-pong."""
+    for line in floor_lines(study, programs, "wake_floor", [f"--rounds={WAKE_ROUNDS}"]):
         line.update(study=study, case="wake_floor")
         emit(line)
         print(f"[{study}] wake_floor: {line['metric']} {line['value']} {line['unit']}",
@@ -145,22 +153,11 @@ def wake_floor(study, programs, emit):
 def handoff_floor(study, programs, words):
     """One reading of what moving a value of `words` words between two
     cores costs: {metric: value}, empty when it cannot be measured."""
-    program = floor_program(programs, "handoff_floor")
-    if program is None or workers() < 2:
+    if workers() < 2:
         return {}
-    run = bench.run_program([program, f"--rounds={HANDOFF_ROUNDS}", f"--words={words}"],
-                            60.0, None)
-    if not run.ok:
-        print(f"[{study}] handoff_floor: FAILED: {run.error}", flush=True)
-        return {}
-    out = {}
-    for text in run.stdout.splitlines():
-        try:
-            line = json.loads(text)
-        except ValueError:
-            continue
-        out[line["metric"]] = line["value"]
-    return out
+    lines = floor_lines(study, programs, "handoff_floor",
+                        [f"--rounds={HANDOFF_ROUNDS}", f"--words={words}"])
+    return {line["metric"]: line["value"] for line in lines}
 
 
 def emit_handoff_floor(study, config, readings, emit):
@@ -168,11 +165,8 @@ def emit_handoff_floor(study, config, readings, emit):
     metric: the median, and the least and most the machine showed."""
     for metric in sorted({m for r in readings for m in r}):
         values = sorted(r[metric] for r in readings if metric in r)
-        middle = len(values) // 2
-        median = (values[middle] if len(values) % 2
-                  else (values[middle - 1] + values[middle]) / 2)
         emit({"study": study, "case": "handoff_floor", "system": "threads", "config": config,
-              "metric": metric, "value": round(median, 3), "unit": "us",
+              "metric": metric, "value": round(statistics.median(values), 3), "unit": "us",
               "runs": len(values), "min": values[0], "max": values[-1]})
         print(f"[{study}] handoff_floor {config}: {metric} {values[0]}..{values[-1]} us",
               flush=True)
@@ -262,8 +256,7 @@ def time_table(res, config, report):
             line = res.line(case, config, system)
             text = report.fmt_cell(line)
             if line is not None and line.get("value") and worst:
-                share = line["value"] / worst
-                text += f" · {share:.2g}" if share < 0.1 else f" · {share:.2f}"
+                text += f" · {report.fmt_fraction(line['value'] / worst)}"
             row.append(text)
         out.append("| " + " | ".join(row) + " |")
     return out
