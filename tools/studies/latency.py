@@ -119,7 +119,7 @@ GENERATOR_SETTLE_SECONDS = 0.1
 IDLE_SETTLE_SECONDS = 0.5
 WAKE_ROUND_SECONDS = 55e-6
 
-WAKE_GAPS_US = [100, 1000, 100000]
+WAKE_GAPS_US = [100, 1000, 10000, 100000]
 
 # The breakdown's and the targets' reference configurations.
 REFERENCE = {"troupe": "adaptive", "caf-1": "default", "caf-0": "default"}
