@@ -101,14 +101,15 @@ inline constexpr size_t spin_attempts = 1024;
 /// costs far less than the spinning it replaces.
 inline constexpr size_t max_spin_attempts = 65'536;
 
-/// troupe.work-stealing.idle-budget: the share of one core that adaptive
-/// workers may spend spinning where they expect the next work, so that it
-/// finds a worker awake instead of one the kernel must wake (on a virtual
-/// machine 15 to 70 us after a long sleep). A worker learns its idle gaps
-/// and spins in the window that holds most of them (see
-/// troupe/detail/anticipation.hpp). 0 parks right after the spin, as
-/// the adaptive mode did before it had a budget; 1 spins whenever the
-/// history says work may come. Range: 0 to 1.
+/// troupe.work-stealing.idle-budget: the share of one core that each
+/// adaptive worker may spend on being ready where it expects the next work,
+/// so that it finds a worker awake instead of one the kernel must wake (on
+/// a virtual machine 15 to 70 us after a long sleep). A worker learns its
+/// idle gaps and spins in the window that holds most of them; where its
+/// gaps are long but random, it parks in slices of 10 ms so that its CPU
+/// never idles deeply (see troupe/detail/anticipation.hpp). 0 parks right
+/// after the spin until woken, as the adaptive mode did before it had a
+/// budget; 1 spins whenever the history says work may come. Range: 0 to 1.
 inline constexpr double idle_budget = 0.02;
 inline constexpr double max_idle_budget = 1.0;
 /// The latest a worker anticipates work after its last job: from this long

@@ -125,3 +125,73 @@ TEST(anticipation, the_bucket_holds_at_most_the_budget_of_max_anticipation) {
   a.charge(static_cast<int64_t>(0.001 * static_cast<double>(depth.count())));
   EXPECT_FALSE(plan_at(a, hour_later).has_value());
 }
+
+TEST(anticipation, a_worker_keeps_warm_in_slices_after_long_random_gaps) {
+  // Poisson arrivals at 10 per second get no window, but the worker parks
+  // in slices so that the wake-up that ends the gap finds its CPU warm.
+  anticipation a{0.02};
+  std::mt19937_64 rng{7};
+  std::exponential_distribution<double> exp{10.0};
+  auto t = feed(a, 1'000 * ms, 32, [&] { return 3 * ms + static_cast<int64_t>(exp(rng) * 1e9); });
+  ASSERT_FALSE(plan_at(a, t).has_value());
+  auto until = a.warm_until(t, t + 50 * us);
+  ASSERT_TRUE(until.has_value());
+  EXPECT_EQ(*until, t + 50 * us + anticipation::warm_interval_ns);
+}
+
+TEST(anticipation, no_warm_slices_without_a_budget_or_a_history_of_long_gaps) {
+  anticipation off{0};
+  feed(off, 1'000 * ms, 32, [] { return 100 * ms; });
+  EXPECT_FALSE(off.warm_until(10'000 * ms, 10'000 * ms).has_value());
+  // Too few gaps seen yet, then enough.
+  anticipation a{0.02};
+  auto t = feed(a, 1'000 * ms, static_cast<int>(anticipation::min_samples) - 1,
+                [] { return 100 * ms; });
+  EXPECT_FALSE(a.warm_until(t, t).has_value());
+  t = feed(a, t, 1, [] { return 100 * ms; });
+  EXPECT_TRUE(a.warm_until(t, t).has_value());
+  // Mostly short gaps: the CPU never idles long enough to go cold.
+  anticipation busy{0.02};
+  t = feed(busy, 1'000 * ms, 32, [] { return anticipation::min_gap_ns / 2; });
+  EXPECT_FALSE(busy.warm_until(t, t).has_value());
+}
+
+TEST(anticipation, warm_slices_end_at_max_anticipation_after_the_last_job) {
+  anticipation a{0.02};
+  auto t = feed(a, 1'000 * ms, 32, [] { return 100 * ms; });
+  auto horizon = std::chrono::nanoseconds{troupe::defaults::work_stealing::max_anticipation}.count();
+  auto late = t + horizon - anticipation::warm_interval_ns / 2;
+  auto until = a.warm_until(t, late);
+  ASSERT_TRUE(until.has_value());
+  EXPECT_EQ(*until, t + horizon); // The last slice is cut short.
+  EXPECT_FALSE(a.warm_until(t, t + horizon).has_value()); // Then none.
+}
+
+TEST(anticipation, warm_slices_stop_when_the_tokens_run_out) {
+  anticipation a{0.001};
+  auto t = feed(a, 1'000 * ms, 32, [] { return 100 * ms; });
+  ASSERT_TRUE(a.warm_until(t, t).has_value());
+  auto depth = std::chrono::nanoseconds{troupe::defaults::work_stealing::max_anticipation};
+  a.charge(static_cast<int64_t>(0.001 * static_cast<double>(depth.count())));
+  EXPECT_FALSE(a.warm_until(t, t).has_value());
+  // 0.001 of a core earns back a wake-up's 20 us in 20 ms.
+  EXPECT_TRUE(a.warm_until(t, t + 25 * ms).has_value());
+}
+
+TEST(anticipation, a_window_pays_for_warm_slices_before_it_only_if_the_tokens_allow) {
+  anticipation rich{0.02};
+  auto t = feed(rich, 1'000 * ms, 32, [] { return 100 * ms; });
+  auto w = plan_at(rich, t);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_TRUE(w->warm);
+  // 0.001 earns 100 us per gap: one timed wake-up and a short window, not
+  // ten wake-ups on the way.
+  anticipation poor{0.001};
+  t = feed(poor, 1'000 * ms, 32, [] { return 100 * ms; });
+  poor.plan(t - 100 * ms, t - 100 * ms);
+  auto depth = std::chrono::nanoseconds{troupe::defaults::work_stealing::max_anticipation};
+  poor.charge(static_cast<int64_t>(0.001 * static_cast<double>(depth.count())));
+  w = plan_at(poor, t);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_FALSE(w->warm);
+}

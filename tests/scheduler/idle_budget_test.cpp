@@ -1,8 +1,9 @@
 // The adaptive idle mode with an idle budget (troupe.work-stealing.idle-budget):
-// workers that anticipate periodic work lose no wake-up, spend no more than
-// the budget, and stop waking once the traffic stops. Timing is what the
-// mechanism is about, but these tests assert only what holds however late
-// the threads run: they count jobs and read the per-worker counters.
+// workers that anticipate periodic work, or keep warm through long random
+// gaps, lose no wake-up, spend no more than the budget, and stop waking once
+// the traffic stops. Timing is what the mechanism is about, but these tests
+// assert only what holds however late the threads run: they count jobs and
+// read the per-worker counters.
 
 #include "troupe/scheduler/scheduler.hpp"
 
@@ -16,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -57,13 +59,14 @@ std::unique_ptr<scheduler> make(double budget) {
   return scheduler::make(cfg);
 }
 
-/// Sends `n` jobs from this thread, one every `period` on absolute
-/// deadlines, each after the previous one ran: periodic outside work, the
-/// pattern the workers learn. False if a job did not run within 10 s.
-bool send_periodically(scheduler& s, counting_job& job, int n, std::chrono::microseconds period) {
+/// Sends `n` jobs from this thread on absolute deadlines `gap()` apart,
+/// each after the previous one ran: outside work, as the workers learn it.
+/// False if a job did not run within 10 s.
+template <class Gap>
+bool send_with_gaps(scheduler& s, counting_job& job, int n, Gap gap) {
   auto next = std::chrono::steady_clock::now();
   for (int i = 1; i <= n; ++i) {
-    next += period;
+    next += gap();
     std::this_thread::sleep_until(next);
     job.ref_resumable();
     s.schedule(&job);
@@ -77,10 +80,16 @@ bool send_periodically(scheduler& s, counting_job& job, int n, std::chrono::micr
   return true;
 }
 
+/// Periodic outside work: one job every `period`.
+bool send_periodically(scheduler& s, counting_job& job, int n, std::chrono::microseconds period) {
+  return send_with_gaps(s, job, n, [period] { return period; });
+}
+
 struct totals {
   uint64_t parks = 0;
   uint64_t wakeups = 0;
   uint64_t anticipations = 0;
+  uint64_t warm_wakeups = 0;
   std::chrono::nanoseconds anticipation_time{0};
 };
 
@@ -90,6 +99,7 @@ totals sum(const std::vector<worker_stats>& xs) {
     result.parks += x.parks;
     result.wakeups += x.wakeups;
     result.anticipations += x.anticipations;
+    result.warm_wakeups += x.warm_wakeups;
     result.anticipation_time += x.anticipation_time;
   }
   return result;
@@ -146,6 +156,29 @@ TEST(idle_budget, the_time_spent_anticipating_stays_within_the_budget) {
     << " s";
 }
 
+TEST(idle_budget, workers_keep_warm_through_long_random_gaps_within_the_budget) {
+  // Random gaps of 15 to 45 ms, longer than a warm slice: a worker parks in
+  // slices, each a timed wake-up that the budget pays for, and no job is
+  // lost to a slice's end.
+  constexpr double budget = 0.02;
+  auto s = make(budget);
+  auto start = std::chrono::steady_clock::now();
+  s->start();
+  counting_job job;
+  std::minstd_rand rng{11};
+  auto gap = [&] { return std::chrono::microseconds{15'000 + rng() % 30'000}; };
+  ASSERT_TRUE(send_with_gaps(*s, job, troupe::test::scaled(40, 20), gap));
+  auto t = sum(s->stats());
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  s->stop();
+  EXPECT_GT(t.warm_wakeups, 0u);
+  EXPECT_LE(t.warm_wakeups, t.wakeups);
+  auto allowed = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed * budget);
+  EXPECT_LE(t.anticipation_time, allowed + 1ms)
+    << t.warm_wakeups << " warm wake-ups and " << t.anticipations << " windows over "
+    << std::chrono::duration<double>(elapsed).count() << " s";
+}
+
 TEST(idle_budget, workers_stop_waking_once_the_traffic_stops) {
   // After the last job a worker may open one more window, at most
   // max_anticipation later; from then on the scheduler makes no wake-ups.
@@ -162,5 +195,6 @@ TEST(idle_budget, workers_stop_waking_once_the_traffic_stops) {
     EXPECT_EQ(after[i].wakeups, before[i].wakeups) << "worker " << i;
     EXPECT_EQ(after[i].parks, before[i].parks) << "worker " << i;
     EXPECT_EQ(after[i].anticipations, before[i].anticipations) << "worker " << i;
+    EXPECT_EQ(after[i].warm_wakeups, before[i].warm_wakeups) << "worker " << i;
   }
 }

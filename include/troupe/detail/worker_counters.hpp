@@ -49,6 +49,7 @@ struct alignas(64) worker_counters {
   single_writer_counter idle_ns;
   single_writer_counter anticipations;
   single_writer_counter anticipation_ns;
+  single_writer_counter warm_wakeups;
   /// steady_clock nanoseconds when the current idle period began; 0 while
   /// the worker runs a job. Lets stats() count a period still going on.
   std::atomic<int64_t> idle_since{0};
@@ -81,6 +82,7 @@ struct alignas(64) worker_counters {
     result.anticipations = anticipations.get();
     result.anticipation_time
       = std::chrono::nanoseconds{static_cast<int64_t>(anticipation_ns.get())};
+    result.warm_wakeups = warm_wakeups.get();
     return result;
   }
 

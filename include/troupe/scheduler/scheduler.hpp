@@ -33,8 +33,13 @@ struct worker_stats {
   /// (troupe.work-stealing.idle-budget).
   uint64_t anticipations = 0;
   /// Adaptive mode: what those cost: the time spun and the CPU time of the
-  /// timed wake-ups that opened them. The idle budget bounds it.
+  /// timed wake-ups that opened them or kept the worker warm (below). The
+  /// idle budget bounds it.
   std::chrono::nanoseconds anticipation_time{0};
+  /// Adaptive mode: timed wake-ups (counted in `wakeups` too) that kept the
+  /// worker's CPU from sinking into a deep idle while it expected work
+  /// after long gaps (troupe/detail/anticipation.hpp, "keeping warm").
+  uint64_t warm_wakeups = 0;
   /// Locality policy: the steals counted in `steals` by victim level,
   /// nearest first (the levels of troupe.scheduler.topology around this
   /// worker: its core, shared caches, NUMA node, ... the machine). Empty

@@ -133,30 +133,49 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
   auto now_ns = detail::worker_counters::now_ns;
   // The owner wrote idle_since when it ran out of jobs.
   auto idle_since = w.counters.idle_since.load(std::memory_order_relaxed);
+  // Parks until woken (true) or until `until` passes (false), in the warm
+  // slices the anticipation affords on the way if `slices`. Every timed
+  // wake-up is the budget's.
+  auto park_warm = [&](std::optional<int64_t> until, bool slices) {
+    using clock = std::chrono::steady_clock;
+    for (;;) {
+      auto now = now_ns();
+      if (until && now >= *until)
+        return false;
+      auto slice = slices ? expect.warm_until(idle_since, now) : std::nullopt;
+      bool warming = slice && (!until || *slice < *until);
+      if (!warming)
+        slice = until;
+      if (!slice) {
+        park();
+        return true;
+      }
+      auto cpu = anticipation::thread_cpu_ns();
+      w.counters.parks.bump();
+      bool woken = s.parker.park_until(clock::time_point{std::chrono::nanoseconds{*slice}});
+      w.counters.wakeups.bump();
+      if (woken)
+        return true;
+      auto cost = anticipation::thread_cpu_ns() - cpu;
+      expect.learn_wake_cost(cost);
+      expect.charge(cost);
+      w.counters.anticipation_ns.add(static_cast<uint64_t>(std::max<int64_t>(cost, 0)));
+      if (warming)
+        w.counters.warm_wakeups.bump();
+    }
+  };
   auto me = w.index() + 1;
   auto plan = newest_sleeper_.load(std::memory_order_relaxed) == me
                 ? expect.plan(idle_since, now_ns())
                 : std::nullopt;
   if (!plan) {
-    park();
+    park_warm(std::nullopt, true);
     expect.learn_gap(now_ns() - idle_since);
     return;
   }
-  auto [begin, end] = *plan;
-  bool woken = false;
-  if (begin > now_ns()) {
-    using clock = std::chrono::steady_clock;
-    auto cpu = anticipation::thread_cpu_ns();
-    w.counters.parks.bump();
-    woken = s.parker.park_until(clock::time_point{std::chrono::nanoseconds{begin}});
-    w.counters.wakeups.bump();
-    if (!woken) { // The timer opened the window: that wake-up is the budget's.
-      auto cost = anticipation::thread_cpu_ns() - cpu;
-      expect.learn_wake_cost(cost);
-      expect.charge(cost);
-      w.counters.anticipation_ns.add(static_cast<uint64_t>(std::max<int64_t>(cost, 0)));
-    }
-  }
+  auto [begin, end, warm] = *plan;
+  // Until the window opens (if it opens later).
+  bool woken = begin > now_ns() && park_warm(begin, warm);
   if (!woken) {
     w.counters.anticipations.bump();
     auto spin_from = now_ns();
@@ -174,7 +193,7 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
     w.counters.anticipation_ns.add(static_cast<uint64_t>(now - spin_from));
   }
   if (!woken)
-    park();
+    park_warm(std::nullopt, true);
   expect.learn_gap(now_ns() - idle_since);
 }
 

@@ -38,8 +38,9 @@
 // searcher (Go and tokio): the check is a handful of loads, and the argument
 // stays this short. The parker itself keeps a token, so an unpark() that
 // comes before park() isn't lost either. The only timed wake-ups open a
-// window of anticipation, none later than max_anticipation after a worker's
-// last job: an idle scheduler sleeps until work arrives.
+// window of anticipation or end a warm slice, none later than
+// max_anticipation after a worker's last job: an idle scheduler sleeps
+// until work arrives.
 //
 // The re-check includes "stopping and nobody runs a job", so a sleeper can't
 // miss the last worker's exit (see the stop rule in work_stealing.cpp).
@@ -57,9 +58,11 @@
 //
 // Anticipation (troupe/detail/anticipation.hpp): with an idle budget, the newest
 // sleeper (the one wake_one() pops first) may park with a timeout until the
-// window where it expects work, then spin on its parker through it. None of
-// this changes the protocol: it stays in sleepers and counted as parked all
-// along, and a waker's unpark() leaves the token it returns with.
+// window where it expects work, then spin on its parker through it; and a
+// sleeper whose work keeps coming after long gaps parks in warm slices
+// (timed parks of at most 10 ms) until it is woken. None of this changes
+// the protocol: it stays in sleepers and counted as parked all along, and a
+// waker's unpark() leaves the token it returns with.
 //
 // Threads: search(), block() and found_work() on the worker's own thread;
 // after_local_push(), after_injection() and wake_all() from any thread.
