@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -105,6 +106,42 @@ totals sum(const std::vector<worker_stats>& xs) {
   return result;
 }
 
+/// What the workers of a scheduler with `budget` spent on `n` jobs sent
+/// `gap()` apart, and over how long; none if a job was lost.
+struct spending {
+  double budget;
+  totals t;
+  std::chrono::nanoseconds elapsed;
+};
+
+template <class Gap>
+std::optional<spending> spend(double budget, int n, Gap gap) {
+  auto s = make(budget);
+  auto start = std::chrono::steady_clock::now();
+  s->start();
+  counting_job job;
+  bool ran = send_with_gaps(*s, job, n, gap);
+  auto t = sum(s->stats());
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  s->stop();
+  if (!ran)
+    return std::nullopt;
+  return spending{budget, t, elapsed};
+}
+
+/// The budget's share of the time, plus 1 ms: one window or slice may
+/// overrun its tokens by what its timed wake-up cost above the estimate and
+/// the last spin step.
+testing::AssertionResult within_budget(const spending& x) {
+  auto allowed = std::chrono::duration_cast<std::chrono::nanoseconds>(x.elapsed * x.budget);
+  if (x.t.anticipation_time <= allowed + 1ms)
+    return testing::AssertionSuccess();
+  return testing::AssertionFailure()
+         << x.t.anticipation_time.count() << " ns spent, " << allowed.count()
+         << " ns allowed, in " << x.t.anticipations << " windows and " << x.t.warm_wakeups
+         << " warm wake-ups over " << std::chrono::duration<double>(x.elapsed).count() << " s";
+}
+
 } // namespace
 
 TEST(idle_budget, periodic_work_is_never_lost_while_workers_anticipate_it) {
@@ -139,44 +176,22 @@ TEST(idle_budget, a_budget_of_zero_never_anticipates) {
 TEST(idle_budget, the_time_spent_anticipating_stays_within_the_budget) {
   // 0.5% of a core earns 100 us per 20 ms gap: less than a window wants, so
   // the bucket is what limits the spending here.
-  constexpr double budget = 0.005;
-  auto s = make(budget);
-  auto start = std::chrono::steady_clock::now();
-  s->start();
-  counting_job job;
-  ASSERT_TRUE(send_periodically(*s, job, troupe::test::scaled(60, 30), 20ms));
-  auto t = sum(s->stats());
-  auto elapsed = std::chrono::steady_clock::now() - start;
-  s->stop();
-  auto allowed = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed * budget);
-  // One window may overrun its tokens by what its timed wake-up cost above
-  // the estimate and the last spin step.
-  EXPECT_LE(t.anticipation_time, allowed + 1ms)
-    << t.anticipations << " windows over " << std::chrono::duration<double>(elapsed).count()
-    << " s";
+  auto x = spend(0.005, troupe::test::scaled(60, 30), [] { return 20ms; });
+  ASSERT_TRUE(x.has_value());
+  EXPECT_TRUE(within_budget(*x));
 }
 
 TEST(idle_budget, workers_keep_warm_through_long_random_gaps_within_the_budget) {
   // Random gaps of 15 to 45 ms, longer than a warm slice: a worker parks in
   // slices, each a timed wake-up that the budget pays for, and no job is
   // lost to a slice's end.
-  constexpr double budget = 0.02;
-  auto s = make(budget);
-  auto start = std::chrono::steady_clock::now();
-  s->start();
-  counting_job job;
   std::minstd_rand rng{11};
-  auto gap = [&] { return std::chrono::microseconds{15'000 + rng() % 30'000}; };
-  ASSERT_TRUE(send_with_gaps(*s, job, troupe::test::scaled(40, 20), gap));
-  auto t = sum(s->stats());
-  auto elapsed = std::chrono::steady_clock::now() - start;
-  s->stop();
-  EXPECT_GT(t.warm_wakeups, 0u);
-  EXPECT_LE(t.warm_wakeups, t.wakeups);
-  auto allowed = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed * budget);
-  EXPECT_LE(t.anticipation_time, allowed + 1ms)
-    << t.warm_wakeups << " warm wake-ups and " << t.anticipations << " windows over "
-    << std::chrono::duration<double>(elapsed).count() << " s";
+  auto x = spend(0.02, troupe::test::scaled(40, 20),
+                 [&] { return std::chrono::microseconds{15'000 + rng() % 30'000}; });
+  ASSERT_TRUE(x.has_value());
+  EXPECT_GT(x->t.warm_wakeups, 0u);
+  EXPECT_LE(x->t.warm_wakeups, x->t.wakeups);
+  EXPECT_TRUE(within_budget(*x));
 }
 
 TEST(idle_budget, workers_stop_waking_once_the_traffic_stops) {
