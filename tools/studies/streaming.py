@@ -18,6 +18,8 @@ calls report_section(). For each worker count T of --threads:
                (`threads=T,replicas=1,rate=N`; FALLBACK_RATES when no
                throughput was measured, e.g. with --cases); metrics
                latency_p50_us and latency_p99_us
+  peak memory  every throughput run's peak resident memory (bench.py's
+               `rss`), shown for the last throughput configuration
   memory       slow_sink at the largest T, one run per system (a time
                series, not a time): rss_mib_first, rss_mib_last,
                rss_growth_pct, dropped, capped
@@ -323,6 +325,34 @@ def latency_table(res, report):
     return out
 
 
+def peak_rss_table(res, report):
+    """Peak resident memory of each application's runs at full speed, in
+    the last throughput configuration (the most workers, every operator
+    replicated, where that was run): bench.py's `rss` of every run."""
+    cases = [c for c in THROUGHPUT_CASES if res.configs(c)]
+    configs = {case: res.configs(case)[-1] for case in cases}
+    systems = [s for s in res.systems
+               if any(res.line(c, configs[c], s, "rss") for c in cases)]
+    if not systems:
+        return [], []
+    header = ["case", "configuration"] + [f"`{s}`" for s in systems]
+    if REFERENCE in systems:
+        header += [f"troupe / `{s}`" for s in systems if s != REFERENCE]
+    out = ["| " + " | ".join(header) + " |", "|---|---|" + "---:|" * (len(header) - 2)]
+    for case in cases:
+        config = configs[case]
+        row = [f"`{case}`", config_label(config)]
+        row += [fmt_value(res.line(case, config, s, "rss"), report) for s in systems]
+        if REFERENCE in systems:
+            mine = res.value(case, config, REFERENCE, "rss")
+            for system in (s for s in systems if s != REFERENCE):
+                theirs = res.value(case, config, system, "rss")
+                row.append("—" if not mine or not theirs
+                           else fmt_times(mine / theirs, lambda x: x < 1))
+        out.append("| " + " | ".join(row) + " |")
+    return out, sorted(set(configs.values()), key=config_key)
+
+
 MEMORY_METRICS = [("rss_mib_first", "resident MiB after 1 s"),
                   ("rss_mib_last", "resident MiB at the end"),
                   ("rss_growth_pct", "growth (%)"),
@@ -492,6 +522,15 @@ def report_section(name, lines, machine, results_dir):
                 "source's timestamp of every 100th tuple they receive (FraudDetection and "
                 "SpikeDetection: every tuple, their sinks get a few per 100). Median over runs "
                 "of each run's p50 and p99.", ""] + latency + [""]
+
+    peak, _ = peak_rss_table(res, report)
+    if peak:
+        out += ["### Peak resident memory at full speed (MiB)", "",
+                "Of the whole process, from the kernel's accounting of each run (median, "
+                "least and most in brackets), in the throughput runs with the most workers "
+                "and every operator replicated. The `troupe / version` columns divide "
+                "Troupe's by each version's: **below 1 (bold) Troupe needs less**.", ""]
+        out += peak + [""]
 
     memory, config = memory_table(res, report)
     if memory:
