@@ -334,7 +334,7 @@ def peak_rss_table(res, report):
     systems = [s for s in res.systems
                if any(res.line(c, configs[c], s, "rss") for c in cases)]
     if not systems:
-        return [], []
+        return []
     header = ["case", "configuration"] + [f"`{s}`" for s in systems]
     if REFERENCE in systems:
         header += [f"troupe / `{s}`" for s in systems if s != REFERENCE]
@@ -350,7 +350,7 @@ def peak_rss_table(res, report):
                 row.append("—" if not mine or not theirs
                            else fmt_times(mine / theirs, lambda x: x < 1))
         out.append("| " + " | ".join(row) + " |")
-    return out, sorted(set(configs.values()), key=config_key)
+    return out
 
 
 MEMORY_METRICS = [("rss_mib_first", "resident MiB after 1 s"),
@@ -523,7 +523,7 @@ def report_section(name, lines, machine, results_dir):
                 "SpikeDetection: every tuple, their sinks get a few per 100). Median over runs "
                 "of each run's p50 and p99.", ""] + latency + [""]
 
-    peak, _ = peak_rss_table(res, report)
+    peak = peak_rss_table(res, report)
     if peak:
         out += ["### Peak resident memory at full speed (MiB)", "",
                 "Of the whole process, from the kernel's accounting of each run (median, "

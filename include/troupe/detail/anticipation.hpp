@@ -101,7 +101,7 @@ public:
     refill(now);
     // Most gaps must be long enough for a window: checked in O(1), as a
     // busy worker parks and plans thousands of times a second.
-    if (!keeps_warm())
+    if (!mostly_long_gaps())
       return std::nullopt;
     std::array<int64_t, samples> xs;
     std::copy_n(gaps_.begin(), count_, xs.begin());
@@ -145,9 +145,10 @@ public:
       // one per warm slice on the way if the tokens pay for them all.
       auto slices = (begin - elapsed + warm_interval_ns - 1) / warm_interval_ns;
       cost = wake_cost_ns_ + (end - begin);
-      warm = cost + wake_cost_ns_ * (slices - 1) <= tokens_ns_;
+      auto sliced = cost + wake_cost_ns_ * (slices - 1);
+      warm = sliced <= tokens_ns_;
       if (warm)
-        cost += wake_cost_ns_ * (slices - 1);
+        cost = sliced;
     } else {
       // Too soon to sleep for: spin from now on.
       begin = elapsed;
@@ -169,7 +170,7 @@ public:
   std::optional<int64_t> warm_until(int64_t idle_since, int64_t now) noexcept {
     refill(now);
     auto horizon = std::chrono::nanoseconds{defaults::work_stealing::max_anticipation}.count();
-    if (!keeps_warm() || now - idle_since >= horizon || tokens_ns_ < wake_cost_ns_)
+    if (!mostly_long_gaps() || now - idle_since >= horizon || tokens_ns_ < wake_cost_ns_)
       return std::nullopt;
     return std::min(now + warm_interval_ns, idle_since + horizon);
   }
@@ -207,9 +208,9 @@ public:
   }
 
 private:
-  /// Most of the remembered gaps were long ones (the same test plan()
-  /// starts with): work keeps coming after parks long enough to go cold.
-  bool keeps_warm() const noexcept {
+  /// Most of the remembered gaps were long ones: work keeps coming after
+  /// parks long enough for a window, and long enough to go cold.
+  bool mostly_long_gaps() const noexcept {
     return enabled() && count_ >= min_samples && long_gaps_ * 2 > count_;
   }
 
