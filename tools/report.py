@@ -75,7 +75,9 @@ def color_of(system, fallback_index):
 
 
 def pretty_system(name):
-    """caf-1.1 -> CAF 1.1, troupe -> Troupe."""
+    """caf-1.1 -> CAF 1.1, caf-1.1-flow -> CAF 1.1 (flow API), troupe -> Troupe."""
+    if name.startswith("caf-") and name.endswith("-flow"):
+        return f"CAF {name[4:-5]} (flow API)"
     if name.startswith("caf-"):
         return "CAF " + name[4:]
     return name[:1].upper() + name[1:]

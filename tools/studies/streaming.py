@@ -1,8 +1,9 @@
 """Study `streaming`: seed 002's micro-benchmarks and applications
 (benchmarks/streaming/, see its README.md), each written once per system:
 Troupe's streaming layer (`troupe`), Troupe's and CAF's plain actors
-(`troupe-actors`, `caf-*`) and one thread per operator replica with
-moodycamel's SPSC queues (`threads`).
+(`troupe-actors`, `caf-*`), CAF 1.x's flow API on the micro cases
+(`caf-1.x-flow`) and one thread per operator replica with moodycamel's SPSC
+queues (`threads`).
 
 tools/bench.py calls run(), which decides what to run; tools/report.py
 calls report_section(). For each worker count T of --threads:
@@ -49,19 +50,21 @@ FALLBACK_RATES = {"pipeline3": 500_000, "wordcount": 25_000, "fraud_detection": 
                   "spike_detection": 300_000, "linear_road": 60_000}
 
 # Rows of every table, in this order; systems not listed come after.
-ORDER = ["troupe", "troupe-actors", "caf-1", "caf-0", "threads"]
+ORDER = ["troupe", "troupe-actors", "caf-1", "caf-flow", "caf-0", "threads"]
 REFERENCE = "troupe"
 
 DESCRIPTION = {
     "troupe": "Troupe's streaming layer (`seq_node`, typed bounded queues)",
     "troupe-actors": "Troupe, plain actors",
     "caf-1": "CAF 1.x, plain actors",
+    "caf-flow": "CAF 1.x, its flow API (`observe_on` between actors)",
     "caf-0": "CAF 0.17, plain actors",
     "threads": "a thread per operator replica, SPSC queues",
 }
 
-# Troupe's two versions in two reds; the others in report.py's colours.
-COLORS = {"troupe-actors": "#ff9896", "troupe": "#d62728"}
+# Troupe's two versions in two reds, CAF 1.x's flows in a light blue beside
+# its plain actors; the others in report.py's colours.
+COLORS = {"troupe-actors": "#ff9896", "troupe": "#d62728", "caf-flow": "#9ecae1"}
 
 # The seed's CAF-PP / CAF ratios with every operator replicated (its
 # Fig. 17), the issue's targets for Troupe over CAF 1.x plain actors.
@@ -171,7 +174,10 @@ def run(study, programs, expected, args, emit):
 
 
 def family(system):
-    """The entry of ORDER a system belongs to: caf-1.1 to caf-1."""
+    """The entry of ORDER a system belongs to: caf-1.1 to caf-1,
+    caf-1.1-flow to caf-flow."""
+    if system.startswith("caf-") and system.endswith("-flow"):
+        return "caf-flow"
     for prefix in ORDER:
         if system == prefix or (prefix.startswith("caf-") and system.startswith(prefix)):
             return prefix
@@ -405,7 +411,7 @@ def throughput_chart(res, path):
                 xs.append(i - 0.4 + width * (j + 0.5))
                 ys.append(v)
         shade = configs.index(config) / max(1, len(configs))
-        color = COLORS.get(system) or report.color_of(system, j)
+        color = COLORS.get(family(system)) or report.color_of(system, j)
         ax.bar(xs, ys, width * 0.92, color=color,
                alpha=1.0 - 0.6 * shade, edgecolor="black", linewidth=0.4,
                hatch="//" if "fill" in config else None,
