@@ -153,6 +153,19 @@ TEST(locality_steal_order, a_thief_takes_from_the_affinity_queue_of_a_busy_worke
   EXPECT_FALSE(c.work_visible());
 }
 
+TEST(locality_steal_order, a_thief_takes_a_busy_workers_placed_backlog_without_waiting) {
+  hand_core c{synthetic(two_packages, 8)};
+  token first{1}, second{2};
+  ASSERT_TRUE(c.workers[5]->affinity->try_push(&first));
+  ASSERT_TRUE(c.workers[5]->affinity->try_push(&second));
+  c.workers[5]->counters.end_idle(); // Busy, and it just started its job.
+  EXPECT_EQ(id_of(c.workers[0]->steal_round()), 1) << "the oldest of a backlog goes";
+  EXPECT_EQ(id_of(c.workers[0]->steal_round()), -1) << "one left: the owner's, for now";
+  c.workers[5]->counters.begin_idle();
+  ASSERT_TRUE(c.workers[5]->affinity->try_push(&first));
+  EXPECT_EQ(id_of(c.workers[0]->steal_round()), -1) << "an idle owner takes its own backlog";
+}
+
 TEST(locality_steal_order, a_searching_worker_takes_what_was_placed_on_it_first) {
   hand_core c{synthetic(two_packages, 8)};
   token mine{0}, near{1};
