@@ -23,7 +23,7 @@
 namespace streaming::fraud_detection {
 
 /// The size flag of every version, quick / full.
-constexpr bench::size_flag input_size{"lines", 200'000, 4'000'000, "transactions"};
+constexpr bench::size_flag input_size{"lines", 1'000'000, 4'000'000, "transactions"};
 
 constexpr size_t state_count = 18;
 /// The sink gets a few tuples per 100 source tuples: it samples the

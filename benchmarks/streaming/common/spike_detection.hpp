@@ -20,7 +20,7 @@
 namespace streaming::spike_detection {
 
 /// The size flag of every version, quick / full.
-constexpr bench::size_flag input_size{"lines", 400'000, 10'000'000, "sensor readings"};
+constexpr bench::size_flag input_size{"lines", 2'000'000, 10'000'000, "sensor readings"};
 
 /// The sink gets a few tuples per 100 source tuples: it samples the
 /// latency of each (see stream.hpp).
