@@ -29,7 +29,8 @@ A system that was not found, or has no programs in the study, gets one
 line with metric "absent" and a "reason"; so does each competitor program that tools/bench_build.py
 could not build (its reason names the program and the first error line, and
 the system's other programs are measured). The machine is described in
-benchmarks/results/machine.json.
+benchmarks/results/machine.json, and each study's entry there keeps the
+machine it ran on (report.py says so where it differs).
 
 Studies whose programs measure themselves (latency, micro) have a module
 tools/studies/<study>.py with a function
@@ -114,6 +115,16 @@ def command_output(cmd):
     if out.returncode != 0:
         return None
     return out.stdout.strip()
+
+
+# What says which machine a study ran on; each study's entry in machine.json
+# keeps these, so a study re-run elsewhere does not relabel the others.
+MACHINE_KEYS = ("cpu", "logical_cpus", "physical_cores", "usable_cpus", "virtualised",
+                "memory_gib", "kernel")
+
+
+def machine_summary(machine):
+    return {k: machine.get(k) for k in MACHINE_KEYS}
 
 
 def describe_machine(systems_info):
@@ -526,6 +537,10 @@ def main(argv):
         previous = {}
     machine = describe_machine(systems_info)
     machine["studies"] = previous.get("studies", {})
+    # Studies measured before keep the machine they ran on.
+    if previous.get("cpu"):
+        for info in machine["studies"].values():
+            info.setdefault("machine", machine_summary(previous))
 
     for study in studies:
         started = datetime.datetime.now(datetime.timezone.utc)
@@ -543,6 +558,7 @@ def main(argv):
             "git": machine.get("git"),
             "load_average_at_start": load,
             "duration_s": round(time.perf_counter() - t0, 1),
+            "machine": machine_summary(machine),
         }
         with open(machine_path, "w", encoding="utf-8") as f:
             json.dump(machine, f, indent=2)

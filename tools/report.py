@@ -83,6 +83,19 @@ def pretty_system(name):
     return name[:1].upper() + name[1:]
 
 
+def other_machine_note(info, machine):
+    """A line naming the machine a study ran on (its entry in machine.json)
+    if that is not the machine the report opens with; else nothing."""
+    ran_on = (info or {}).get("machine")
+    if not ran_on or ran_on == {k: (machine or {}).get(k) for k in ran_on}:
+        return []
+    return [f"**Measured on another machine than the one above:** {ran_on.get('cpu')}, "
+            f"{ran_on.get('logical_cpus')} logical CPUs, {ran_on.get('memory_gib')} GiB"
+            + (", virtual machine" if ran_on.get("virtualised") else "")
+            + f", kernel {ran_on.get('kernel')}. Compare its figures with each other, "
+            "not with other studies'.", ""]
+
+
 def study_preamble(name, machine, absent, where, runs_note=""):
     """The opening lines of a study's section: how it ran (sizes, runs,
     start, duration, load, commit), where its programs are described, and
@@ -98,6 +111,7 @@ def study_preamble(name, machine, absent, where, runs_note=""):
                 + (f"; load average at start {load[0]}" if load else "")
                 + (f"; source git {info['git']}" if info.get("git") else "") + "."
                 + (f" {where}" if where else ""), ""]
+        out += other_machine_note(info, machine)
         for rerun in info.get("reruns", []):
             n = rerun.get("runs", "?")
             out += [f"Measured on its own: {', '.join(f'`{c}`' for c in rerun.get('cases', []))} "

@@ -1147,6 +1147,7 @@ def report_section(name, lines, machine, results_dir):
                 + (f"; load average at start {load[0]}" if load else "") + ". "
                 "One run per cell; each run is many messages (see "
                 "`benchmarks/latency/README.md` for the programs and the metrics).", ""]
+        out += report.other_machine_note(info, machine)
     for line in res.absent:
         out.append(f"- **{report.pretty_system(line['system'])} absent:** {line.get('reason')}.")
     if res.absent:

@@ -181,6 +181,7 @@ def report_section(name, lines, machine, results_dir):
                 f"started {info.get('started', '?')}, took "
                 f"{info.get('duration_s', 0) / 60:.1f} min"
                 + (f"; load average at start {load[0]}" if load else "") + ".", ""]
+        out += report.other_machine_note(info, machine)
     absent = [l for l in lines if l.get("metric") == "absent"]
     measured = [l for l in lines if l.get("metric") == "time"]
     cell = {(l["case"], l["system"]): l for l in measured}
