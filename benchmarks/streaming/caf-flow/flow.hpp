@@ -6,13 +6,11 @@
 // inactive; its stage of the flow is defined on it, and observe_on(next)
 // hands the items to the next actor through CAF's single-producer
 // single-consumer buffer, in batches, with demand as back-pressure. CAF 0.17
-// has no flow API. The
-// applications have no such version: their by-key farms need a keyed split
-// of one observable over several actors, which CAF 1.1's operators do not
-// offer.
+// has no flow API. The applications have no such version: their by-key
+// farms need a keyed split of one observable over several actors, which CAF
+// 1.1's operators do not offer.
 
-#include "streaming/caf/actors.hpp"
-#include "streaming/common/micro.hpp"
+#include "streaming/caf/micro_types.hpp"
 
 #include <caf/scheduled_actor/flow.hpp>
 

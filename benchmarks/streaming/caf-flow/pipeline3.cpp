@@ -6,12 +6,6 @@
 
 #include "streaming/caf-flow/flow.hpp"
 
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(streaming::micro::item)
-
-CAF_BEGIN_TYPE_ID_BLOCK(streaming_micro, STREAMING_CAF_FIRST_TYPE_ID)
-  CAF_ADD_TYPE_ID(streaming_micro, (streaming::micro::item))
-CAF_END_TYPE_ID_BLOCK(streaming_micro)
-
 using namespace streaming;
 using namespace streaming::actors;
 using micro::item;

@@ -2,16 +2,7 @@
 // each (the seed's Fig. 4), one message per tuple; with --replicas=R, R of
 // each, every actor sending round robin over the next operator's replicas.
 
-#include "streaming/common/micro.hpp"
-#include "streaming/caf/actors.hpp"
-
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(streaming::micro::item)
-
-#if CAF_MAJOR_VERSION >= 1
-CAF_BEGIN_TYPE_ID_BLOCK(streaming_micro, STREAMING_CAF_FIRST_TYPE_ID)
-  CAF_ADD_TYPE_ID(streaming_micro, (streaming::micro::item))
-CAF_END_TYPE_ID_BLOCK(streaming_micro)
-#endif
+#include "streaming/caf/micro_types.hpp"
 
 using namespace streaming;
 using namespace streaming::actors;

@@ -2,16 +2,7 @@
 // tuples, one message each, to a consumer actor; the cost per tuple is the
 // whole transfer's time divided by N.
 
-#include "streaming/common/micro.hpp"
-#include "streaming/caf/actors.hpp"
-
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(streaming::micro::item)
-
-#if CAF_MAJOR_VERSION >= 1
-CAF_BEGIN_TYPE_ID_BLOCK(streaming_micro, STREAMING_CAF_FIRST_TYPE_ID)
-  CAF_ADD_TYPE_ID(streaming_micro, (streaming::micro::item))
-CAF_END_TYPE_ID_BLOCK(streaming_micro)
-#endif
+#include "streaming/caf/micro_types.hpp"
 
 using namespace streaming;
 using namespace streaming::actors;

@@ -4,19 +4,10 @@
 // --max_rss_mib), then the source stops and the sink drains its mailbox
 // without its spin.
 
-#include "streaming/common/micro.hpp"
-#include "streaming/caf/actors.hpp"
+#include "streaming/caf/micro_types.hpp"
 
 #include <atomic>
 #include <limits>
-
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(streaming::micro::item)
-
-#if CAF_MAJOR_VERSION >= 1
-CAF_BEGIN_TYPE_ID_BLOCK(streaming_micro, STREAMING_CAF_FIRST_TYPE_ID)
-  CAF_ADD_TYPE_ID(streaming_micro, (streaming::micro::item))
-CAF_END_TYPE_ID_BLOCK(streaming_micro)
-#endif
 
 using namespace streaming;
 using namespace streaming::actors;
