@@ -30,7 +30,8 @@
 //   61st job it looks at the affinity and injection queues first so placed
 //   and outside work can't starve (Go and tokio use the same interval). With all
 //   empty it searches: the injection queue, then the deques of the other
-//   workers from a random one on.
+//   workers from a random one on; but not the others' queues for a while
+//   after a steal whose job ran out at once (worker::note_out_of_work).
 //
 // Stop: stop() sets `stopping`, wakes every sleeper and joins. A worker that
 // runs out of work while stopping exits if no worker runs a job (all are
@@ -226,9 +227,8 @@ TROUPE_HOT std::optional<resumable*> worker::steal_nearest() {
         continue;
       counters.steal_attempts.bump();
       if (auto job = victim.steal_from(*this)) {
-        counters.steals.bump();
         level_steals[lv].bump();
-        return job;
+        return stole(job);
       }
     }
   }
@@ -457,6 +457,7 @@ TROUPE_HOT void work_stealing::state::worker_of<Policy>::run() {
         idle.fetch_add(one_searching, std::memory_order_seq_cst);
         searching = true;
         counters.begin_idle();
+        note_out_of_work(counters.idle_since.load(std::memory_order_relaxed));
       }
       job = owner_.policy.search(*this);
       if (!job) {

@@ -77,6 +77,16 @@ constexpr size_t affinity_backlog = 2;
 /// Jobs a worker takes in a row from its `next` slot while its deque waits.
 constexpr uint32_t max_slot_runs = 32;
 
+/// A steal whose thief runs out of work again this soon did not pay: moving
+/// the job cost about as much as running it (cache misses on both cores),
+/// and more of the same would follow, e.g. a hub's clients moved back and
+/// forth between two workers for every request (CDICT: 0.46x the time).
+constexpr int64_t short_steal_ns = 5'000;
+
+/// How long a thief then steals nothing (worker::note_out_of_work): long
+/// next to short_steal_ns, short next to a job that is worth moving.
+constexpr int64_t steal_backoff_ns = 50'000;
+
 class worker;
 
 /// What the locality policy adds to a core: where the workers sit in the
@@ -287,6 +297,19 @@ public:
   /// Sleeps `d`, counted as a park and a wake-up.
   void sleep_for(std::chrono::microseconds d);
 
+  /// Owner only: ran out of jobs at `now` (steady_clock ns). If this busy
+  /// period began with a steal under short_steal_ns ago, its steal rounds
+  /// steal nothing for steal_backoff_ns. It still takes outside work and
+  /// its own queues', and re-checks every queue before it parks: no job
+  /// waits longer than the back-off for it, and no wake-up is lost.
+  void note_out_of_work(int64_t now) noexcept {
+    if (stolen_at_ == 0)
+      return;
+    if (now - stolen_at_ < short_steal_ns)
+      backoff_until_ = now + steal_backoff_ns;
+    stolen_at_ = 0;
+  }
+
   /// Thieves steal from it; the owner pushes and pops.
   detail::chase_lev_deque<resumable*> deque;
 
@@ -329,6 +352,28 @@ protected:
   core& parent_;
   uint64_t rng_;
   uint32_t tick_ = 0;
+  /// When the steal that began this busy period took its job; 0 if it
+  /// began otherwise.
+  int64_t stolen_at_ = 0;
+  /// End of the steal back-off (see note_out_of_work); 0 if none.
+  int64_t backoff_until_ = 0;
+
+  /// Owner only: may this steal round take from the other workers?
+  bool may_steal() noexcept {
+    if (backoff_until_ == 0)
+      return true;
+    if (detail::worker_counters::now_ns() < backoff_until_)
+      return false;
+    backoff_until_ = 0;
+    return true;
+  }
+
+  /// Owner only: a steal round took `job` from another worker.
+  std::optional<resumable*> stole(std::optional<resumable*> job) noexcept {
+    counters.steals.bump();
+    stolen_at_ = detail::worker_counters::now_ns();
+    return job;
+  }
 
 private:
   /// steal_round of the locality policy: Algorithm 1, nearest level first.
@@ -431,11 +476,13 @@ TROUPE_HOT inline std::optional<resumable*> worker::steal_round() {
   if (place != nullptr) {
     if (auto job = affinity->try_pop()) // Placed here while we search.
       return job;
+    if (!may_steal())
+      return std::nullopt;
     return steal_nearest();
   }
   auto& ws = parent_.workers;
   auto n = ws.size();
-  if (n < 2)
+  if (n < 2 || !may_steal())
     return std::nullopt;
   auto first = next_random() % n;
   for (size_t k = 0; k < n; ++k) {
@@ -444,10 +491,8 @@ TROUPE_HOT inline std::optional<resumable*> worker::steal_round() {
     if (&victim == this || victim.deque.size_approx() == 0)
       continue;
     counters.steal_attempts.bump();
-    if (auto job = victim.deque.steal()) {
-      counters.steals.bump();
-      return job;
-    }
+    if (auto job = victim.deque.steal())
+      return stole(job);
   }
   return std::nullopt;
 }

@@ -261,6 +261,72 @@ TEST(locality_steal_order, a_second_deque_with_work_means_no_back_off) {
   EXPECT_EQ(won, 100);
 }
 
+// -- the steal back-off (plain work stealing and the locality policy) --------
+
+scheduler_config plain(size_t workers) {
+  scheduler_config cfg;
+  cfg.max_threads = workers;
+  return cfg;
+}
+
+class steal_backoff : public testing::TestWithParam<bool> {
+protected:
+  scheduler_config config() const {
+    return GetParam() ? synthetic("numa:2 core:2 pu:1", 4) : plain(4);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(policies, steal_backoff, testing::Values(false, true),
+                         [](const auto& info) {
+                           return info.param ? "locality" : "work_stealing";
+                         });
+
+int64_t now_ns() {
+  return detail::worker_counters::now_ns();
+}
+
+TEST_P(steal_backoff, a_thief_whose_steal_ran_short_leaves_the_others_alone_for_a_while) {
+  hand_core c{config()};
+  std::deque<token> jobs;
+  for (int i = 0; i < 4; ++i)
+    c.workers[1]->deque.push(&jobs.emplace_back(i));
+  auto& thief = *c.workers[0];
+  ASSERT_GE(id_of(thief.steal_round()), 0);
+  thief.note_out_of_work(now_ns()); // Out of work at once: it did not pay.
+  auto start = now_ns();
+  auto blocked = id_of(thief.steal_round());
+  auto looked = now_ns();
+  // A slow machine may take the whole back-off between the two reads.
+  if (looked - start < detail::stealing::steal_backoff_ns) {
+    EXPECT_EQ(blocked, -1) << "stole during its back-off";
+  }
+  token outside{9};
+  ASSERT_TRUE(c.injection.push(&outside));
+  EXPECT_EQ(id_of(thief.steal_round()), 9) << "outside work still runs";
+  EXPECT_TRUE(c.work_for(thief)) << "its re-check before parking still sees the deque";
+  std::this_thread::sleep_for(1ms);
+  EXPECT_GE(id_of(thief.steal_round()), 0) << "the back-off ended";
+  EXPECT_EQ(thief.counters.snapshot().steals, blocked >= 0 ? 3u : 2u);
+}
+
+TEST_P(steal_backoff, a_steal_that_kept_the_thief_busy_is_followed_by_more) {
+  hand_core c{config()};
+  std::deque<token> jobs;
+  for (int i = 0; i < 3; ++i)
+    c.workers[1]->deque.push(&jobs.emplace_back(i));
+  auto& thief = *c.workers[0];
+  ASSERT_GE(id_of(thief.steal_round()), 0);
+  // Busy for longer than short_steal_ns with what it stole.
+  thief.note_out_of_work(now_ns() + 2 * detail::stealing::short_steal_ns);
+  ASSERT_GE(id_of(thief.steal_round()), 0);
+  thief.note_out_of_work(now_ns() + 2 * detail::stealing::short_steal_ns);
+  // A busy period that began otherwise (its own work, outside work) starts
+  // no back-off, however short.
+  thief.note_out_of_work(now_ns());
+  EXPECT_GE(id_of(thief.steal_round()), 0);
+  EXPECT_EQ(thief.counters.snapshot().steals, 3u);
+}
+
 TEST(locality_placement, affinity_sends_an_unblocked_actor_back_to_the_worker_that_ran_it) {
   auto cfg = synthetic(two_packages, 8);
   cfg.placement = locality_placement::affinity;
