@@ -51,8 +51,22 @@ public:
     last_worker_.store(index, std::memory_order_relaxed);
   }
 
+  /// The locality policy's affinity hint: the worker (index + 1, high 16
+  /// bits) whose jobs unblocked this one while it ran elsewhere, and how many
+  /// times in a row (low 16 bits); 0 after a wake on its own worker. Written
+  /// by whoever schedules the job, which the mailbox orders after its last
+  /// run: relaxed.
+  uint32_t remote_wakes() const noexcept {
+    return remote_wakes_.load(std::memory_order_relaxed);
+  }
+
+  void set_remote_wakes(uint32_t x) noexcept {
+    remote_wakes_.store(x, std::memory_order_relaxed);
+  }
+
 private:
   std::atomic<uint32_t> last_worker_{never_ran};
+  std::atomic<uint32_t> remote_wakes_{0};
 };
 
 /// A thread that runs resumables: a scheduler worker, or a thread of its own.

@@ -126,9 +126,27 @@ core::placement core::placement_of(resumable* job, const worker* current) noexce
     result = {workers[locality->next_hub_worker()].get(), true};
   } else if (locality->affinity && last < workers.size()) {
     result.target = workers[last].get();
+    // An actor that only one other worker's jobs keep waking talks to them
+    // across cores on every message (a hub's client, half of a pair): it
+    // follows them there, as under local placement.
+    if (current != nullptr && result.target != current) {
+      auto from = static_cast<uint32_t>(current->index() + 1) << 16;
+      auto x = job->remote_wakes();
+      auto n = (x & 0xFFFF'0000u) == from ? (x & 0xFFFFu) + 1 : 1;
+      if (n >= follow_after_wakes) {
+        job->set_remote_wakes(0);
+        result.target = nullptr;
+      } else {
+        job->set_remote_wakes(from | n);
+      }
+      return result;
+    }
   }
-  if (result.target == current)
+  if (result.target == current) {
     result.target = nullptr;
+    if (job->remote_wakes() != 0)
+      job->set_remote_wakes(0);
+  }
   return result;
 }
 

@@ -87,6 +87,12 @@ constexpr int64_t short_steal_ns = 5'000;
 /// next to short_steal_ns, short next to a job that is worth moving.
 constexpr int64_t steal_backoff_ns = 50'000;
 
+/// Affinity placement: an actor unblocked this many times in a row by the
+/// jobs of one worker other than its last runs on that worker instead
+/// (core::placement_of). CDICT, LAS/A: 0.29x the time; BIG 0.90, APSP 0.97,
+/// CSLL 0.99, LOGM 0.98, PUBSUB 1.05 (2-vCPU VM, full sizes).
+constexpr uint32_t follow_after_wakes = 4;
+
 class worker;
 
 /// What the locality policy adds to a core: where the workers sit in the

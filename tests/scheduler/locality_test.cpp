@@ -340,6 +340,29 @@ TEST(locality_placement, affinity_sends_an_unblocked_actor_back_to_the_worker_th
   EXPECT_EQ(c.placement_of(&job, c.workers[5].get()).target, nullptr) << "already there";
 }
 
+TEST(locality_placement, affinity_lets_an_actor_follow_the_one_worker_that_keeps_waking_it) {
+  auto cfg = synthetic(two_packages, 8);
+  cfg.placement = locality_placement::affinity;
+  hand_core c{cfg};
+  token job{1};
+  job.set_last_worker(5);
+  auto* w0 = c.workers[0].get();
+  auto* w1 = c.workers[1].get();
+  // Wakes from two workers in turn: no streak, it stays on its worker.
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(c.placement_of(&job, i % 2 == 0 ? w0 : w1).target, c.workers[5].get());
+  // A wake on its own worker ends a streak too.
+  for (uint32_t i = 1; i < detail::stealing::follow_after_wakes; ++i)
+    EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get());
+  EXPECT_EQ(c.placement_of(&job, c.workers[5].get()).target, nullptr);
+  for (uint32_t i = 1; i < detail::stealing::follow_after_wakes; ++i)
+    EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get());
+  EXPECT_EQ(c.placement_of(&job, w0).target, nullptr) << "woken by w0 only: it follows";
+  EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get())
+    << "until it has run there, its last worker is still 5";
+  EXPECT_EQ(c.placement_of(&job, nullptr).target, c.workers[5].get()) << "outside wakes count not";
+}
+
 TEST(locality_placement, local_placement_runs_an_unblocked_actor_on_the_senders_worker) {
   hand_core c{synthetic(two_packages, 8)};
   token job{1};
