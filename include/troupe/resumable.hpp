@@ -51,9 +51,9 @@ public:
     last_worker_.store(index, std::memory_order_relaxed);
   }
 
-  /// The locality policy's affinity hint: the worker (index + 1, high 16
-  /// bits) whose jobs unblocked this one while it ran elsewhere, and how many
-  /// times in a row (low 16 bits); 0 after a wake on its own worker. Written
+  /// The locality policy's affinity hint: the worker (index + 1, above the
+  /// low 8 bits) whose jobs unblocked this one while it ran elsewhere, and how
+  /// many times in a row (low 8 bits); 0 after a wake on its own worker. Written
   /// by whoever schedules the job, which the mailbox orders after its last
   /// run: relaxed.
   uint32_t remote_wakes() const noexcept {

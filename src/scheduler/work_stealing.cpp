@@ -81,6 +81,24 @@ size_t workers_on(const scheduler_config& cfg, const topology& topo) {
   return std::min(topo.num_cores(), scheduler_config::max_threads_limit());
 }
 
+/// Affinity placement: counts a wake of `job` by a job of worker `waker`,
+/// not its last; true once that worker woke it follow_after_wakes times in a
+/// row. An actor that only one other worker's jobs keep waking talks to them
+/// across cores on every message (a hub's client, half of a pair a steal
+/// split): it follows them there, as under local placement.
+bool follows(resumable& job, size_t waker) noexcept {
+  // Waker index + 1 above, streak in the low 8 bits (see remote_wakes()).
+  auto from = static_cast<uint32_t>(waker + 1) << 8;
+  auto x = job.remote_wakes();
+  uint32_t n = (x & ~0xFFu) == from ? (x & 0xFFu) + 1 : 1;
+  if (n < follow_after_wakes) {
+    job.set_remote_wakes(from | n);
+    return false;
+  }
+  job.set_remote_wakes(0);
+  return true;
+}
+
 } // namespace
 
 locality_state::locality_state(const scheduler_config& cfg)
@@ -125,28 +143,18 @@ core::placement core::placement_of(resumable* job, const worker* current) noexce
     job->set_last_worker(resumable::never_ran);
     result = {workers[locality->next_hub_worker()].get(), true};
   } else if (locality->affinity && last < workers.size()) {
-    result.target = workers[last].get();
-    // An actor that only one other worker's jobs keep waking talks to them
-    // across cores on every message (a hub's client, half of a pair): it
-    // follows them there, as under local placement.
-    if (current != nullptr && result.target != current) {
-      auto from = static_cast<uint32_t>(current->index() + 1) << 16;
-      auto x = job->remote_wakes();
-      auto n = (x & 0xFFFF'0000u) == from ? (x & 0xFFFFu) + 1 : 1;
-      if (n >= follow_after_wakes) {
-        job->set_remote_wakes(0);
-        result.target = nullptr;
-      } else {
-        job->set_remote_wakes(from | n);
-      }
-      return result;
+    auto* home = workers[last].get();
+    if (home == current) {
+      if (job->remote_wakes() != 0)
+        job->set_remote_wakes(0); // Woken at home: the streak ends.
+      return {};
     }
+    if (current == nullptr || !follows(*job, current->index()))
+      result.target = home;
+    return result;
   }
-  if (result.target == current) {
+  if (result.target == current)
     result.target = nullptr;
-    if (job->remote_wakes() != 0)
-      job->set_remote_wakes(0);
-  }
   return result;
 }
 

@@ -92,6 +92,7 @@ constexpr int64_t steal_backoff_ns = 50'000;
 /// (core::placement_of). CDICT, LAS/A: 0.29x the time; BIG 0.90, APSP 0.97,
 /// CSLL 0.99, LOGM 0.98, PUBSUB 1.05 (2-vCPU VM, full sizes).
 constexpr uint32_t follow_after_wakes = 4;
+static_assert(follow_after_wakes < 256, "resumable::remote_wakes() keeps the streak in 8 bits");
 
 class worker;
 
