@@ -127,6 +127,8 @@ def floor_lines(study, programs, name, flags):
     when it is not built or fails (which is said)."""
     program = floor_program(programs, name)
     if program is None:
+        print(f"[{study}] {name}: not built (build benchmarks/latency's threads/{name}); "
+              "the report leaves it out", flush=True)
         return []
     run = bench.run_program([program] + flags, 60.0, None)
     if not run.ok:
