@@ -28,7 +28,10 @@
 // - A worker takes jobs from its slot, its deque, its affinity queue
 //   (locality policy), its later queue, then the injection queue; every
 //   61st job it looks at the affinity and injection queues first so placed
-//   and outside work can't starve (Go and tokio use the same interval). With all
+//   and outside work can't starve (Go and tokio use the same interval);
+//   behind more than outside_backlog_limit queued jobs, the injection
+//   queue only every max_deferred_looks-th time: outside work starts more
+//   work, and admitted into a backlog it only adds to what waits. With all
 //   empty it searches: the injection queue, then the deques of the other
 //   workers from a random one on; but not the others' queues for a while
 //   after a steal whose job ran out at once (worker::note_out_of_work).

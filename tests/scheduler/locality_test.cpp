@@ -218,6 +218,37 @@ TEST(locality_steal_order, a_placed_job_runs_every_61st_look_behind_a_deque_that
   EXPECT_EQ(placed_at, (std::vector<size_t>{n, 2 * n}));
 }
 
+/// The look at which an outside job comes out of next_local, behind a deque
+/// refilled to `backlog` jobs after each pop; 0 if not within `looks`.
+size_t outside_job_runs_at(size_t backlog, size_t looks) {
+  hand_core c{synthetic(two_packages, 8)};
+  auto& w = *c.workers[0];
+  token local{10}, outside{30};
+  for (size_t i = 0; i < backlog; ++i)
+    w.deque.push(&local);
+  EXPECT_TRUE(c.injection.push(&outside));
+  detail::stealing::core::current_worker = &w;
+  size_t at = 0;
+  for (size_t look = 1; look <= looks && at == 0; ++look) {
+    if (id_of(w.next_local()) == 30)
+      at = look;
+    else
+      w.deque.push(&local);
+  }
+  detail::stealing::core::current_worker = nullptr;
+  return at;
+}
+
+TEST(locality_steal_order, outside_work_waits_behind_a_long_deque_but_not_for_ever) {
+  // Outside work starts more work: behind a deque longer than the limit it
+  // is taken every max_deferred_looks-th interval, else every interval.
+  using namespace detail::stealing;
+  auto n = injection_interval;
+  EXPECT_EQ(outside_job_runs_at(outside_backlog_limit, 4 * n), n);
+  EXPECT_EQ(outside_job_runs_at(outside_backlog_limit + 1, 2 * n * max_deferred_looks),
+            n * max_deferred_looks);
+}
+
 TEST(locality_steal_order, most_thieves_back_off_from_a_single_deque_their_node_crowds) {
   // Node 0 is workers 0-3; only worker 1 has work. With the node's polling
   // count far above half of it, a thief steals in few rounds; with nobody

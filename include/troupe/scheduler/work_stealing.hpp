@@ -6,10 +6,11 @@
 // on a worker thread, execution_unit::exec_later) go to the bottom of its own
 // deque and run LIFO, while idle workers steal from the top. Jobs scheduled
 // from other threads go to a shared injection queue (FIFO), which every
-// worker also checks every 61 jobs. A job that returns `resume_later` goes to
-// the back of its worker's own `later` queue, which runs after the worker's
-// deque and before outside work: a busy actor waits behind its neighbours
-// instead of running again at once.
+// worker also checks every 61 jobs (every 976 while more than 64 jobs wait
+// in its own queues: outside work starts more work). A job that returns
+// `resume_later` goes to the back of its worker's own `later` queue, which
+// runs after the worker's deque and before outside work: a busy actor waits
+// behind its neighbours instead of running again at once.
 //
 // In the adaptive idle mode (the default), idle workers look for work for
 // `spin_attempts` rounds, then park with no timeout. One atomic word counts
