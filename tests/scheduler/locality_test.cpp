@@ -371,6 +371,24 @@ TEST(locality_placement, affinity_sends_an_unblocked_actor_back_to_the_worker_th
   EXPECT_EQ(c.placement_of(&job, c.workers[5].get()).target, nullptr) << "already there";
 }
 
+TEST(locality_placement, affinity_runs_an_actor_here_while_its_last_worker_has_a_placed_backlog) {
+  auto cfg = synthetic(two_packages, 8);
+  cfg.placement = locality_placement::affinity;
+  hand_core c{cfg};
+  auto& home = *c.workers[5];
+  std::deque<token> placed;
+  for (size_t i = 1; i < detail::stealing::placed_backlog_limit; ++i)
+    ASSERT_TRUE(home.affinity->try_push(&placed.emplace_back(static_cast<int>(i))));
+  token job{0};
+  job.set_last_worker(5);
+  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()).target, &home) << "one below the limit";
+  ASSERT_TRUE(home.affinity->try_push(&placed.emplace_back(-1)));
+  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()).target, nullptr) << "it would wait behind them";
+  EXPECT_EQ(c.placement_of(&job, nullptr).target, nullptr) << "from outside too";
+  ASSERT_TRUE(home.affinity->try_pop());
+  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()).target, &home) << "room again";
+}
+
 TEST(locality_placement, affinity_lets_an_actor_follow_the_one_worker_that_keeps_waking_it) {
   auto cfg = synthetic(two_packages, 8);
   cfg.placement = locality_placement::affinity;
