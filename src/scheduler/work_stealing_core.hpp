@@ -497,8 +497,8 @@ TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
   // the deque must run dry now and then, or its oldest jobs wait for as long
   // as it refills. Taking turns with a busy affinity queue halved its share
   // and did that (chat, LAS/A: seconds). A placed job waits at most about
-  // capacity x injection_interval jobs, and a full affinity queue sends its
-  // placers' actors to their own deques.
+  // placed_backlog_limit x injection_interval jobs: beyond that many placed
+  // jobs, placers keep their actors on their own deques.
   if (auto job = deque.pop())
     return job;
   if (affinity != nullptr)
