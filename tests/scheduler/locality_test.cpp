@@ -323,11 +323,12 @@ TEST_P(steal_backoff, a_thief_whose_steal_ran_short_leaves_the_others_alone_for_
     c.workers[1]->deque.push(&jobs.emplace_back(i));
   auto& thief = *c.workers[0];
   ASSERT_GE(id_of(thief.steal_round()), 0);
-  thief.note_out_of_work(now_ns()); // Out of work at once: it did not pay.
+  // Out of work at once: it did not pay. The back-off runs from `start`.
   auto start = now_ns();
+  thief.note_out_of_work(start);
   auto blocked = id_of(thief.steal_round());
   auto looked = now_ns();
-  // A slow machine may take the whole back-off between the two reads.
+  // A slow machine may take the whole back-off before the round looks.
   if (looked - start < detail::stealing::steal_backoff_ns) {
     EXPECT_EQ(blocked, -1) << "stole during its back-off";
   }
