@@ -57,7 +57,6 @@ clock_type::time_point far_future() {
 TEST(timer_service, actions_run_in_deadline_order_and_never_before_their_deadline) {
   constexpr int n = 20;
   timer_service svc;
-  svc.start();
   std::vector<int> offsets(n);
   std::iota(offsets.begin(), offsets.end(), 0);
   std::shuffle(offsets.begin(), offsets.end(), std::mt19937{42});
@@ -73,6 +72,9 @@ TEST(timer_service, actions_run_in_deadline_order_and_never_before_their_deadlin
       done.count_down();
     });
   }
+  // Started once all are scheduled: a test thread held up for the 5 ms of
+  // slack would otherwise see earlier deadlines inserted after later ones ran.
+  svc.start();
   done.wait();
   std::vector<int> sorted(n);
   std::iota(sorted.begin(), sorted.end(), 0);

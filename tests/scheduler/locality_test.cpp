@@ -322,9 +322,10 @@ TEST_P(steal_backoff, a_thief_whose_steal_ran_short_leaves_the_others_alone_for_
   for (int i = 0; i < 4; ++i)
     c.workers[1]->deque.push(&jobs.emplace_back(i));
   auto& thief = *c.workers[0];
-  ASSERT_GE(id_of(thief.steal_round()), 0);
-  // Out of work at once: it did not pay. The back-off runs from `start`.
+  // Out of work at once: it did not pay. Read before the steal, `start` is
+  // within short_steal_ns of it, and the back-off runs from `start`.
   auto start = now_ns();
+  ASSERT_GE(id_of(thief.steal_round()), 0);
   thief.note_out_of_work(start);
   auto blocked = id_of(thief.steal_round());
   auto looked = now_ns();

@@ -178,8 +178,10 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
   bool woken = begin > now_ns() && park_warm(begin, warm);
   if (!woken) {
     w.counters.anticipations.bump();
-    auto spin_from = now_ns();
-    auto now = spin_from;
+    // Charged in CPU time, as the budget is: a spinner the kernel preempts
+    // spends none meanwhile.
+    auto cpu = anticipation::thread_cpu_ns();
+    auto now = now_ns();
     // Another sleeper parking after this one is the next to be woken.
     for (uint32_t n = 0; now < end; ++n) {
       if ((woken = s.parker.try_take()))
@@ -189,8 +191,9 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
         break;
       now = now_ns();
     }
-    expect.charge(now - spin_from);
-    w.counters.anticipation_ns.add(static_cast<uint64_t>(now - spin_from));
+    auto spent = std::max<int64_t>(anticipation::thread_cpu_ns() - cpu, 0);
+    expect.charge(spent);
+    w.counters.anticipation_ns.add(static_cast<uint64_t>(spent));
   }
   if (!woken)
     park_warm(std::nullopt, true);
