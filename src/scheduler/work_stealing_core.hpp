@@ -87,14 +87,17 @@ constexpr int64_t affinity_patience_ns = 20'000;
 constexpr size_t affinity_backlog = 2;
 
 /// Affinity placement: an unblocked actor whose last worker has this many
-/// placed jobs waiting runs where it was unblocked instead (as under local
-/// placement): it would wait behind them, while the worker that placed it
-/// runs dry and takes more outside work. BIG, where every actor pings
-/// every other: one worker took 983 of the 1,000 outside messages and
-/// placed their pings on the other, in about half the runs (twice the
-/// memory, up to 1.3x the time). With the limit: BIG 0.89x the time, 30 MiB
-/// in every run; the chat server's p99 a quarter; PUBSUB 0.97x, CDICT and
-/// CSLL even (2-vCPU VM). A hub's clients stay well below it.
+/// jobs queued (its deque and its affinity queue: the owner runs the deque
+/// first) runs where it was unblocked instead (as under local placement):
+/// it would wait behind them, while the worker that placed it runs dry and
+/// takes more outside work. BIG, where every actor pings every other: one
+/// worker took 983 of the 1,000 outside messages and placed their pings on
+/// the other, in about half the runs (twice the memory, up to 1.3x the
+/// time). Counting the affinity queue alone: BIG 0.89x the time, 30 MiB in
+/// every run; the chat server's p99 a quarter. Counting the deque too:
+/// PUBSUB 0.94x of that, the chat server's p99 0.62x, BIG, CDICT, CSLL,
+/// LOGM and APSP even; a limit of 16 instead: PUBSUB 0.82x, CDICT 1.45x
+/// (2-vCPU VM). A hub's clients stay well below it.
 constexpr size_t placed_backlog_limit = 64;
 
 /// Jobs a worker takes in a row from its `next` slot while its deque waits.

@@ -391,6 +391,28 @@ TEST(locality_placement, affinity_runs_an_actor_here_while_its_last_worker_has_a
   EXPECT_EQ(c.placement_of(&job, c.workers[0].get()).target, &home) << "room again";
 }
 
+TEST(locality_placement, affinity_counts_the_deque_of_its_last_worker_in_the_backlog) {
+  // The owner runs its deque before its affinity queue: a placed job waits
+  // behind both.
+  auto cfg = synthetic(two_packages, 8);
+  cfg.placement = locality_placement::affinity;
+  hand_core c{cfg};
+  auto& home = *c.workers[5];
+  std::deque<token> queued;
+  auto half = detail::stealing::placed_backlog_limit / 2;
+  for (size_t i = 0; i < half; ++i)
+    home.deque.push(&queued.emplace_back(static_cast<int>(i)));
+  for (size_t i = 1; i < half; ++i)
+    ASSERT_TRUE(home.affinity->try_push(&queued.emplace_back(-static_cast<int>(i))));
+  token job{0};
+  job.set_last_worker(5);
+  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()).target, &home) << "one below the limit";
+  home.deque.push(&queued.emplace_back(99));
+  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()).target, nullptr) << "it would wait behind them";
+  ASSERT_TRUE(home.deque.pop());
+  EXPECT_EQ(c.placement_of(&job, c.workers[0].get()).target, &home) << "room again";
+}
+
 TEST(locality_placement, affinity_lets_an_actor_follow_the_one_worker_that_keeps_waking_it) {
   auto cfg = synthetic(two_packages, 8);
   cfg.placement = locality_placement::affinity;
