@@ -128,10 +128,10 @@ namespace locality {
 /// worker either way.
 inline constexpr std::string_view placement = "local";
 /// Jobs one worker's affinity queue holds. Unblocked actors stop being
-/// placed there once 64 wait (placed_backlog_limit, src/scheduler); the
-/// room above bounds hubs' first starts and pushers racing past that
-/// check: a job that finds it full starts on the sender's worker instead
-/// (as with "local").
+/// placed on a worker once 64 jobs wait there, in its deque and this queue
+/// (placed_backlog_limit, src/scheduler); the room above bounds hubs' first
+/// starts and pushers racing past that check: a job that finds it full
+/// starts on the sender's worker instead (as with "local").
 inline constexpr size_t affinity_capacity = 1024;
 } // namespace locality
 

@@ -152,7 +152,7 @@ core::placement core::placement_of(resumable* job, const worker* current) noexce
         job->set_remote_wakes(0); // Woken at home: the streak ends.
       return {};
     }
-    if (home->deque.size_approx() + home->affinity->size_approx() >= placed_backlog_limit)
+    if (home->public_backlog() >= placed_backlog_limit)
       return {}; // It would wait behind them.
     if (current == nullptr || !follows(*job, current->index()))
       result.target = home;

@@ -269,6 +269,12 @@ public:
     return deque.size_approx() > 0 || (affinity != nullptr && affinity->size_approx() > 0);
   }
 
+  /// Any thread: about how many jobs wait in the deque and the affinity
+  /// queue.
+  size_t public_backlog() const noexcept {
+    return deque.size_approx() + (affinity != nullptr ? affinity->size_approx() : 0);
+  }
+
   /// Any thread: jobs here another worker may have to take: the deque's,
   /// and the affinity queue's while the owner is busy.
   bool has_work_for_others() const noexcept {
@@ -396,8 +402,7 @@ protected:
   /// Owner only: the jobs queued here, in the deque, the affinity queue
   /// and the later queue.
   size_t local_backlog() const noexcept {
-    return deque.size_approx() + (affinity != nullptr ? affinity->size_approx() : 0)
-           + later.size();
+    return public_backlog() + later.size();
   }
 
   /// Owner only: may this steal round take from the other workers?
@@ -500,8 +505,8 @@ TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
   // the deque must run dry now and then, or its oldest jobs wait for as long
   // as it refills. Taking turns with a busy affinity queue halved its share
   // and did that (chat, LAS/A: seconds). A placed job waits at most about
-  // placed_backlog_limit x injection_interval jobs: beyond that many placed
-  // jobs, placers keep their actors on their own deques.
+  // placed_backlog_limit x injection_interval jobs: beyond that many jobs
+  // queued here, placers keep their actors on their own deques.
   if (auto job = deque.pop())
     return job;
   if (affinity != nullptr)

@@ -65,11 +65,13 @@ struct hand_core final : detail::stealing::core {
   void request_stop() override {}
 };
 
-scheduler_config synthetic(const char* topology, size_t workers) {
+scheduler_config synthetic(const char* topology, size_t workers,
+                           locality_placement placement = detail::default_locality_placement) {
   scheduler_config cfg;
   cfg.policy = "locality";
   cfg.topology = topology;
   cfg.max_threads = workers;
+  cfg.placement = placement;
   return cfg;
 }
 
@@ -361,9 +363,7 @@ TEST_P(steal_backoff, a_steal_that_kept_the_thief_busy_is_followed_by_more) {
 }
 
 TEST(locality_placement, affinity_sends_an_unblocked_actor_back_to_the_worker_that_ran_it) {
-  auto cfg = synthetic(two_packages, 8);
-  cfg.placement = locality_placement::affinity;
-  hand_core c{cfg};
+  hand_core c{synthetic(two_packages, 8, locality_placement::affinity)};
   token job{1};
   auto& w0 = *c.workers[0];
   EXPECT_EQ(c.placement_of(&job, &w0).target, nullptr) << "a new actor starts where it is";
@@ -374,9 +374,7 @@ TEST(locality_placement, affinity_sends_an_unblocked_actor_back_to_the_worker_th
 }
 
 TEST(locality_placement, affinity_runs_an_actor_here_while_its_last_worker_has_a_placed_backlog) {
-  auto cfg = synthetic(two_packages, 8);
-  cfg.placement = locality_placement::affinity;
-  hand_core c{cfg};
+  hand_core c{synthetic(two_packages, 8, locality_placement::affinity)};
   auto& home = *c.workers[5];
   std::deque<token> placed;
   for (size_t i = 1; i < detail::stealing::placed_backlog_limit; ++i)
@@ -394,9 +392,7 @@ TEST(locality_placement, affinity_runs_an_actor_here_while_its_last_worker_has_a
 TEST(locality_placement, affinity_counts_the_deque_of_its_last_worker_in_the_backlog) {
   // The owner runs its deque before its affinity queue: a placed job waits
   // behind both.
-  auto cfg = synthetic(two_packages, 8);
-  cfg.placement = locality_placement::affinity;
-  hand_core c{cfg};
+  hand_core c{synthetic(two_packages, 8, locality_placement::affinity)};
   auto& home = *c.workers[5];
   std::deque<token> queued;
   auto half = detail::stealing::placed_backlog_limit / 2;
@@ -414,9 +410,7 @@ TEST(locality_placement, affinity_counts_the_deque_of_its_last_worker_in_the_bac
 }
 
 TEST(locality_placement, affinity_lets_an_actor_follow_the_one_worker_that_keeps_waking_it) {
-  auto cfg = synthetic(two_packages, 8);
-  cfg.placement = locality_placement::affinity;
-  hand_core c{cfg};
+  hand_core c{synthetic(two_packages, 8, locality_placement::affinity)};
   token job{1};
   job.set_last_worker(5);
   auto* w0 = c.workers[0].get();

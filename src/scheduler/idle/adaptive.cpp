@@ -133,6 +133,15 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
   auto now_ns = detail::worker_counters::now_ns;
   // The owner wrote idle_since when it ran out of jobs.
   auto idle_since = w.counters.idle_since.load(std::memory_order_relaxed);
+  // Charges the CPU time this thread spent since `cpu` (thread_cpu_ns) to
+  // the budget and the counters, and returns it: a thread the kernel
+  // preempts spends none meanwhile.
+  auto charge_since = [&](int64_t cpu) {
+    auto spent = std::max<int64_t>(anticipation::thread_cpu_ns() - cpu, 0);
+    expect.charge(spent);
+    w.counters.anticipation_ns.add(static_cast<uint64_t>(spent));
+    return spent;
+  };
   // Parks until woken (true) or until `until` passes (false), in the warm
   // slices the anticipation affords on the way if `slices`. Every timed
   // wake-up is the budget's.
@@ -156,10 +165,7 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
       w.counters.wakeups.bump();
       if (woken)
         return true;
-      auto cost = anticipation::thread_cpu_ns() - cpu;
-      expect.learn_wake_cost(cost);
-      expect.charge(cost);
-      w.counters.anticipation_ns.add(static_cast<uint64_t>(std::max<int64_t>(cost, 0)));
+      expect.learn_wake_cost(charge_since(cpu));
       if (warming)
         w.counters.warm_wakeups.bump();
     }
@@ -178,8 +184,6 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
   bool woken = begin > now_ns() && park_warm(begin, warm);
   if (!woken) {
     w.counters.anticipations.bump();
-    // Charged in CPU time, as the budget is: a spinner the kernel preempts
-    // spends none meanwhile.
     auto cpu = anticipation::thread_cpu_ns();
     auto now = now_ns();
     // Another sleeper parking after this one is the next to be woken.
@@ -191,9 +195,7 @@ void adaptive::sleep(stealing::worker& w, slot& s) {
         break;
       now = now_ns();
     }
-    auto spent = std::max<int64_t>(anticipation::thread_cpu_ns() - cpu, 0);
-    expect.charge(spent);
-    w.counters.anticipation_ns.add(static_cast<uint64_t>(spent));
+    charge_since(cpu);
   }
   if (!woken)
     park_warm(std::nullopt, true);
