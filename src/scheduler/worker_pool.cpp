@@ -6,28 +6,7 @@
 #include <string>
 #include <system_error>
 
-#if defined(__linux__)
-#  include <sys/prctl.h>
-#endif
-
 namespace troupe::detail {
-
-namespace {
-
-/// A worker's timed waits (an idle budget's slices and windows, `event`'s
-/// wait-timeout) end late by up to the thread's timer slack, 50 µs by
-/// default on Linux: a window meant to open before the next message opened
-/// after it. With 1 µs the 12-stage pipeline's median was lower in 17 of 20
-/// alternating runs at 10 to 1,000 msg/s (AMD VM; up to 1.7x at 1K msg/s).
-/// A worker makes at most a few hundred timed waits a second, so the
-/// timers the kernel can no longer batch cost nothing measurable.
-void use_precise_timers() noexcept {
-#if defined(__linux__)
-  ::prctl(PR_SET_TIMERSLACK, worker_pool::timer_slack_ns, 0UL, 0UL, 0UL);
-#endif
-}
-
-} // namespace
 
 worker_pool::worker_pool(const char* policy, const char* thread_name, size_t size, bool pin)
   : policy_(policy), thread_name_(thread_name), pin_(pin), threads_(size) {
@@ -50,10 +29,7 @@ void worker_pool::start() {
   };
   for (size_t i = 0; i < threads_.size(); ++i) {
     try {
-      threads_[i] = std::thread{[this, i] {
-        use_precise_timers();
-        run_worker(i);
-      }};
+      threads_[i] = std::thread{[this, i] { run_worker(i); }};
     } catch (const std::system_error& ex) {
       abandon(i);
       // What failed, not just EAGAIN: the actor_system constructor passes it on.

@@ -40,10 +40,6 @@ public:
     return threads_.size();
   }
 
-  /// The timer slack of every worker thread (Linux): how late the kernel
-  /// may end a timed wait to batch it with other timers.
-  static constexpr unsigned long timer_slack_ns = 1'000;
-
 protected:
   /// The body of worker thread `index`.
   virtual void run_worker(size_t index) = 0;

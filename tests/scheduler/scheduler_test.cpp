@@ -5,7 +5,6 @@
 #include "troupe/scheduler/work_sharing.hpp"
 #include "troupe/scheduler/work_stealing.hpp"
 
-#include "../../src/scheduler/worker_pool.hpp"
 #include "../support/policies.hpp"
 #include "../support/unstartable_threads.hpp"
 
@@ -30,7 +29,6 @@
 
 #include <pthread.h>
 #include <sched.h>
-#include <sys/prctl.h>
 
 using namespace std::chrono_literals;
 using troupe::execution_unit;
@@ -302,23 +300,6 @@ TEST_P(scheduler_policy, pinned_workers_run_on_one_cpu_each) {
   ASSERT_TRUE(eventually([&] { return job.ref_count() == 0; }));
   s->stop();
   EXPECT_EQ(cpus_allowed.load(), 1) << "of " << CPU_COUNT(&allowed) << " allowed";
-}
-
-TEST_P(scheduler_policy, workers_end_timed_waits_with_a_microsecond_of_slack) {
-  // The default slack (50 us) would end an idle budget's windows late.
-  auto s = make(2);
-  s->start();
-  std::atomic<long> slack{-1};
-  test_job job{[&](execution_unit*) {
-    slack = ::prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
-    return result::done;
-  }};
-  schedule(*s, job);
-  ASSERT_TRUE(eventually([&] { return job.ref_count() == 0; }));
-  s->stop();
-  EXPECT_EQ(slack.load(), static_cast<long>(troupe::detail::worker_pool::timer_slack_ns));
-  EXPECT_NE(::prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL), slack.load())
-    << "the test's own thread keeps its slack";
 }
 
 TEST_P(scheduler_policy, a_million_schedules_from_several_threads_run_each_job_once_per_schedule) {
