@@ -292,6 +292,18 @@ def sustains(values, rate):
             and values["latency_median"] < 1000.0)
 
 
+def in_turn(items, k):
+    """The items of round k (from 1) in alternation: in order in odd rounds,
+    reversed in even ones, so a drift of the machine's speed falls on all."""
+    return items if k % 2 else items[::-1]
+
+
+def max_rate_probe(runner, system, config, rate, mode, run_index=None):
+    """One max_rate probe at `rate`: long enough for 20 messages at least."""
+    return runner.pipeline("max_rate", system, config, MAIN_STAGES, rate,
+                           max(mode["probe_seconds"], 20 / rate), run_index=run_index)
+
+
 def search_max_rate(runner, system, config, mode):
     """Doubles from 8K msg/s until a rate fails, then bisects; returns
     (highest rate that passed or None, probes run). A rate fails only if a
@@ -303,8 +315,7 @@ def search_max_rate(runner, system, config, mode):
     def probe():
         nonlocal probes
         probes += 1
-        return sustains(runner.pipeline("max_rate", system, config, MAIN_STAGES, rate,
-                                        max(mode["probe_seconds"], 20 / rate)), rate)
+        return sustains(max_rate_probe(runner, system, config, rate, mode), rate)
 
     while probes < mode["max_probes"]:
         if probe() or (probes < mode["max_probes"] and probe()):
@@ -422,7 +433,7 @@ def make_plan(mode, parts, programs, systems):
         for stages, rate in TARGET_CELLS:
             for arrivals in ARRIVALS:
                 for k in range(2, target_rounds(target_seconds(rate)) + 1):
-                    for system, config in (pair if k % 2 else pair[::-1]):
+                    for system, config in in_turn(pair, k):
                         pipeline("rounds", system, config, stages, rate, target_seconds(rate),
                                  arrivals=arrivals, run_index=k)
 
@@ -430,7 +441,7 @@ def make_plan(mode, parts, programs, systems):
         # Alternating, each pair in the other order than the one before, so a
         # drift of the machine's speed falls on both alike.
         for k in range(1, mode["high_end_runs"] + 1):
-            for config in (HIGH_END_CONFIGS if k % 2 else HIGH_END_CONFIGS[::-1]):
+            for config in in_turn(HIGH_END_CONFIGS, k):
                 pipeline("high_end", "troupe", config, MAIN_STAGES, HIGH_RATE,
                          mode["high_end_seconds"], run_index=k)
 
@@ -500,9 +511,8 @@ def max_rate_pairs(runner, mode):
     if None in found or found[0] >= found[1]:
         return
     for k in range(1, mode["max_rate_pairs"] + 1):
-        for config in (HIGH_END_CONFIGS if k % 2 else HIGH_END_CONFIGS[::-1]):
-            runner.pipeline("max_rate", "troupe", config, MAIN_STAGES, found[1],
-                            max(mode["probe_seconds"], 20 / found[1]), run_index=k)
+        for config in in_turn(HIGH_END_CONFIGS, k):
+            max_rate_probe(runner, "troupe", config, found[1], mode, run_index=k)
 
 
 def run(study, programs, expected, args, emit):
@@ -853,21 +863,27 @@ def lookup(res, part, case, system, config, metric):
     return None, f"{name} not measured"
 
 
+def numbered_runs(res, part, prefix):
+    """The cases of `part` that start with `prefix` and end in ",run=K", in
+    the order of K."""
+    return sorted((c for c in res.cases(part) if c.startswith(prefix) and ",run=" in c),
+                  key=lambda c: int(c.rsplit("=", 1)[1]))
+
+
 def high_end_runs(res):
     """The high_end part's runs, each a tuple of the latency medians of
     HIGH_END_CONFIGS (None where one is missing)."""
     prefix = pipeline_case(MAIN_STAGES, HIGH_RATE) + ",run="
     return [tuple(res.value("high_end", case, "troupe", c, "latency_median")
                   for c in HIGH_END_CONFIGS)
-            for case in sorted(res.cases("high_end")) if case.startswith(prefix)]
+            for case in numbered_runs(res, "high_end", prefix)]
 
 
 def max_rate_pair_runs(res):
     """The max_rate pairs (see max_rate_pairs()): (rate, [(adaptive
     sustained, adaptive-budget-0 sustained), ...]), or (None, [])."""
     prefix = f"stages={MAIN_STAGES},rate="
-    runs = sorted((c for c in res.cases("max_rate") if c.startswith(prefix) and ",run=" in c),
-                  key=lambda c: int(c.rsplit("=", 1)[1]))
+    runs = numbered_runs(res, "max_rate", prefix)
     if not runs:
         return None, []
     rate = int(runs[0][len(prefix):].split(",")[0])
@@ -885,8 +901,7 @@ def target_runs(res, case, system, config, metric):
     runs = [res.value("pipeline", case, system, config, metric)]
     prefix = case + ",run="
     runs += [res.value("rounds", c, system, config, metric)
-             for c in sorted(res.cases("rounds"), key=lambda c: int(c.rsplit("=", 1)[1]))
-             if c.startswith(prefix)]
+             for c in numbered_runs(res, "rounds", prefix)]
     return [v for v in runs if v is not None]
 
 
