@@ -20,9 +20,10 @@ the design):
 
 with metrics time (s), cpu (s) and rss (MiB), and whatever the program
 reports itself in lines `metric <name> <value> <unit>` (the median over
-runs, like the others). The time line also has "samples": each run's time
-in the order the systems took turns (null for a failed run), so that two
-systems measured together can be compared round by round. A run that
+runs, like the others). The time line, and each line of a metric the
+program printed, also has "samples": each run's value in the order the
+systems took turns (null for a failed run or one that did not print it),
+so that two systems measured together can be compared round by round. A run that
 fails or times out is not retried: the line gets "failed" (how many) and
 "error" (the tail of its stderr), and "value" is null if no run succeeded.
 A system that was not found, or has no programs in the study, gets one
@@ -302,6 +303,9 @@ def summarise(study, case, system, config, runs):
                 "max": round(max(values), 6) if values else None}
         if metric == "time":
             line["samples"] = [round(r.wall, 6) if r.ok else None for r in runs]
+        elif metric not in ("cpu", "rss"):
+            line["samples"] = [round(v, 6) if v is not None else None
+                               for v in (pick(r) if r.ok else None for r in runs)]
         if failed:
             line["failed"] = len(failed)
             line["error"] = failed[0].error

@@ -17,6 +17,7 @@ goes to patterns_speedup.png.
 
 import collections
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -98,6 +99,31 @@ class Results:
     def value(self, case, config, system):
         line = self.line(case, config, system)
         return None if line is None else line.get("value")
+
+    def samples(self, case, config, system):
+        """Each run's value of line(), in the order the systems took turns,
+        or None where the line keeps none."""
+        line = self.line(case, config, system)
+        return None if line is None else line.get("samples")
+
+    def ratio(self, case, config, system, others):
+        """system's time divided by the fastest of `others`: the median over
+        rounds of that ratio within a round, where every line keeps its
+        samples (the systems took turns run by run, so a drift of the
+        machine hits a round's runs alike); else the ratio of medians.
+        Returns (ratio, paired) or (None, False)."""
+        mine = self.samples(case, config, system)
+        theirs = [self.samples(case, config, o) for o in others]
+        if mine and all(t and len(t) == len(mine) for t in theirs):
+            rounds = [m / min(ts) for m, *ts in zip(mine, *theirs)
+                      if m and all(ts)]
+            if rounds:
+                return statistics.median(rounds), True
+        values = [self.value(case, config, o) for o in others]
+        value = self.value(case, config, system)
+        if value and values and all(values):
+            return value / min(values), False
+        return None, False
 
     def uses_wall_time(self, case, system):
         return any((case, c, system, "compute") not in self.cell
@@ -264,6 +290,85 @@ def rss_table(res, report):
     return out, config
 
 
+# Issue 20's targets. Against the plain actors on the two divide-and-conquer
+# applications: Troupe's patterns at least SPEEDUP_GOAL x as fast. Against
+# the faster of the thread libraries: within THREADS_MARGIN on the four
+# kernels. Against CAF 1.x's plain actors: faster on every application. A
+# pattern's cost per request: at most OVERHEAD_GOAL_US.
+SPEEDUP_CASES = ["quicksort", "recmm"]
+SPEEDUP_GOAL = 3.0
+THREADS_CASES = ["blackscholes", "raytrace", "recmm", "quicksort"]
+THREADS_MARGIN = 1.10
+OVERHEAD_GOAL_US = 2.0
+
+
+def targets_table(res, report):
+    """One row per target, application and worker count: the ratio this run
+    measured, the goal and the verdict. Ratios are paired by round
+    (Results.ratio); ᵐ marks a ratio of medians."""
+    caf1 = next((s for s in res.systems if family(s) == "caf-1"), None)
+    rows = []
+
+    def verdict(ok):
+        return "met" if ok else "**not met**"
+
+    def fmt(r, paired, unit=""):
+        return report.fmt_fraction(r) + unit + ("" if paired else "ᵐ")
+
+    for case in SPEEDUP_CASES:
+        for config in res.configs:
+            w = threads_of(config)
+            base = res.baseline(case)
+            for other in ("troupe-actors", caf1):
+                if other is None or res.value(case, config, other) is None:
+                    continue
+                r, paired = res.ratio(case, config, other, [REFERENCE])
+                if r is None:
+                    continue
+                # Troupe can't take less than sequential / w: the most it
+                # could gain over `other` on this machine.
+                bound = (res.value(case, config, other) / (base / w)
+                         if base and w else None)
+                note = f"at most {bound:.2f}× on {w} core{'s' if w != 1 else ''}" if bound else ""
+                rows.append([f"`{other}` / troupe ≥ {SPEEDUP_GOAL:g}×", case, str(w),
+                             fmt(r, paired, "×"), verdict(r >= SPEEDUP_GOAL), note])
+    for case in THREADS_CASES:
+        others = [s for s in ("threads", "tbb") if s in res.systems_of(case)]
+        if not others:
+            continue
+        for config in res.configs:
+            r, paired = res.ratio(case, config, REFERENCE, others)
+            if r is None:
+                continue
+            rows.append([f"troupe / fastest of `threads`, `tbb` ≤ {THREADS_MARGIN:g}", case,
+                         str(threads_of(config)), fmt(r, paired),
+                         verdict(r <= THREADS_MARGIN), ""])
+    if caf1:
+        for case in res.cases:
+            for config in res.configs:
+                r, paired = res.ratio(case, config, REFERENCE, [caf1])
+                if r is None:
+                    continue
+                rows.append([f"troupe / `{caf1}` < 1", case, str(threads_of(config)),
+                             fmt(r, paired), verdict(r < 1), ""])
+    for metric, label in (("farm2_overhead", "farm of 2"), ("pipeline3_overhead", "pipeline of 3")):
+        for config in sorted({k[1] for k in res.cell if k[0] == OVERHEAD_CASE},
+                             key=lambda c: (threads_of(c) or 0, c)):
+            line = res.cell.get((OVERHEAD_CASE, config, REFERENCE, metric))
+            if line is None or line.get("value") is None:
+                continue
+            us = line["value"]
+            rows.append([f"µs a pattern adds to a request ≤ {OVERHEAD_GOAL_US:g}", label,
+                         str(threads_of(config)), f"{us:.3f}", verdict(us <= OVERHEAD_GOAL_US),
+                         ""])
+    if not rows:
+        return []
+    out = ["| target | application | workers | measured | verdict | note |",
+           "|---|---|---:|---:|---|---|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
 def report_section(name, lines, machine, results_dir):
     import report
     res = Results(lines)
@@ -296,6 +401,16 @@ def report_section(name, lines, machine, results_dir):
                 "One client, one request in flight at a time, median of batches of "
                 "1,000 round trips (the program's own measurement). The target is at "
                 "most 2 µs more than one actor calling the same function.", ""] + overhead + [""]
+
+    targets = targets_table(res, report)
+    if targets:
+        out += ["### Targets (issue 20)", "",
+                "Each ratio is the median over rounds of the ratio within a round (the "
+                "systems took turns run by run); ᵐ marks a ratio of medians, where the "
+                "results keep no samples. Troupe can take no less than `sequential`'s "
+                "time divided by the workers, so against a version that needs T it can "
+                "gain at most T / (sequential / workers): the note gives that bound.",
+                ""] + targets + [""]
 
     table, config = rss_table(res, report)
     workers = threads_of(config)
