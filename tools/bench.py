@@ -294,18 +294,16 @@ def summarise(study, case, system, config, runs):
         measures.append((name, unit, lambda r, name=name: program_metrics(r.stdout).get(
             name, (None,))[0]))
     for metric, unit, pick in measures:
-        values = [v for v in (pick(r) for r in good) if v is not None]
+        per_run = [pick(r) if r.ok else None for r in runs]
+        values = [v for v in per_run if v is not None]
         line = {"study": study, "case": case, "system": system, "config": config,
                 "metric": metric,
                 "value": round(statistics.median(values), 6) if values else None,
                 "unit": unit, "runs": len(values),
                 "min": round(min(values), 6) if values else None,
                 "max": round(max(values), 6) if values else None}
-        if metric == "time":
-            line["samples"] = [round(r.wall, 6) if r.ok else None for r in runs]
-        elif metric not in ("cpu", "rss"):
-            line["samples"] = [round(v, 6) if v is not None else None
-                               for v in (pick(r) if r.ok else None for r in runs)]
+        if metric not in ("cpu", "rss"):
+            line["samples"] = [None if v is None else round(v, 6) for v in per_run]
         if failed:
             line["failed"] = len(failed)
             line["error"] = failed[0].error

@@ -24,6 +24,7 @@ import importlib.util
 import json
 import math
 import os
+import statistics
 import sys
 
 try:
@@ -181,6 +182,23 @@ def fmt_ratio(r):
     if r is None:
         return "—"
     return f"**{fmt_fraction(r)}**" if r < 1 else fmt_fraction(r)
+
+
+def paired_ratio(line, others):
+    """(line's value / the smallest of others', paired): the median over
+    rounds of that ratio within a round, where the lines keep their runs'
+    samples (the systems take turns run by run, so a drift of the machine
+    hits a round's runs alike); else the ratio of the values. (None, False)
+    if a line or its value is missing."""
+    if not line or not line.get("value") or not others \
+            or not all(o and o.get("value") for o in others):
+        return None, False
+    rounds = [x / min(ys) for x, *ys in zip(line.get("samples") or [],
+                                             *(o.get("samples") or [] for o in others))
+              if x and all(ys)]
+    if rounds:
+        return statistics.median(rounds), True
+    return line["value"] / min(o["value"] for o in others), False
 
 
 def config_key(config):

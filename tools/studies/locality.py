@@ -289,19 +289,9 @@ def ratio_rows(res, config, report):
 
 
 def time_ratio(res, case, config, a, b):
-    """(a's time / b's, paired): the median over rounds of the ratio within
-    each round, where both cells keep their runs' times (the systems take
-    turns run by run, so a drift of the machine hits both alike within a
-    round); else the ratio of the medians. (None, False) if either is
-    missing."""
-    la, lb = res.line(case, config, a), res.line(case, config, b)
-    if not la or not lb or not la.get("value") or not lb.get("value"):
-        return None, False
-    pairs = [x / y for x, y in zip(la.get("samples") or [], lb.get("samples") or [])
-             if x and y]
-    if pairs:
-        return statistics.median(pairs), True
-    return la["value"] / lb["value"], False
+    """(a's time / b's, paired), as report.paired_ratio pairs them."""
+    import report
+    return report.paired_ratio(res.line(case, config, a), [res.line(case, config, b)])
 
 
 def normalised_chart(res, config, path, report):

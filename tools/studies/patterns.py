@@ -17,7 +17,6 @@ goes to patterns_speedup.png.
 
 import collections
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -100,30 +99,18 @@ class Results:
         line = self.line(case, config, system)
         return None if line is None else line.get("value")
 
-    def samples(self, case, config, system):
-        """Each run's value of line(), in the order the systems took turns,
-        or None where the line keeps none."""
-        line = self.line(case, config, system)
-        return None if line is None else line.get("samples")
-
     def ratio(self, case, config, system, others):
-        """system's time divided by the fastest of `others`: the median over
-        rounds of that ratio within a round, where every line keeps its
-        samples (the systems took turns run by run, so a drift of the
-        machine hits a round's runs alike); else the ratio of medians.
-        Returns (ratio, paired) or (None, False)."""
-        mine = self.samples(case, config, system)
-        theirs = [self.samples(case, config, o) for o in others]
-        if mine and all(t and len(t) == len(mine) for t in theirs):
-            rounds = [m / min(ts) for m, *ts in zip(mine, *theirs)
-                      if m and all(ts)]
-            if rounds:
-                return statistics.median(rounds), True
-        values = [self.value(case, config, o) for o in others]
-        value = self.value(case, config, system)
-        if value and values and all(values):
-            return value / min(values), False
-        return None, False
+        """system's time divided by the fastest of `others`, paired by round
+        where the lines keep their samples (report.paired_ratio): (ratio,
+        paired), or (None, False)."""
+        import report
+        return report.paired_ratio(self.line(case, config, system),
+                                   [self.line(case, config, o) for o in others])
+
+    def overhead_configs(self):
+        """The configurations request_overhead ran in, by worker count."""
+        return sorted({k[1] for k in self.cell if k[0] == OVERHEAD_CASE},
+                      key=lambda c: (threads_of(c) is None, threads_of(c) or 0, c))
 
     def uses_wall_time(self, case, system):
         return any((case, c, system, "compute") not in self.cell
@@ -260,8 +247,7 @@ def color(system, index, report):
 
 def overhead_table(res, report):
     """Median round trips of request_overhead, one column per worker count."""
-    configs = sorted({k[1] for k in res.cell if k[0] == OVERHEAD_CASE},
-                     key=lambda c: (threads_of(c) is None, threads_of(c) or 0, c))
+    configs = res.overhead_configs()
     if not configs:
         return []
     out = ["| round trip (µs) | " + " | ".join(configs) + " |",
@@ -355,8 +341,7 @@ def targets_table(res, report):
                 rows.append([f"troupe / `{caf1}` < 1", case, str(threads_of(config)),
                              fmt(r, paired), verdict(r < 1), ""])
     for metric, label in (("farm2_overhead", "farm of 2"), ("pipeline3_overhead", "pipeline of 3")):
-        for config in sorted({k[1] for k in res.cell if k[0] == OVERHEAD_CASE},
-                             key=lambda c: (threads_of(c) or 0, c)):
+        for config in res.overhead_configs():
             line = res.cell.get((OVERHEAD_CASE, config, REFERENCE, metric))
             if line is None or line.get("value") is None:
                 continue
