@@ -28,6 +28,15 @@ if(TARGET troupe_test)
           NAMESPACE troupe::
           DESTINATION "${TROUPE_INSTALL_CMAKEDIR}")
 endif()
+# The `net` component: find_package(troupe COMPONENTS net), troupe::net.
+if(TARGET troupe_net)
+  install(TARGETS troupe_net
+          EXPORT troupeNetTargets
+          ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+  install(EXPORT troupeNetTargets
+          NAMESPACE troupe::
+          DESTINATION "${TROUPE_INSTALL_CMAKEDIR}")
+endif()
 
 configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/troupeConfig.cmake.in"

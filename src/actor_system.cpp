@@ -85,6 +85,17 @@ actor_system::actor_system(const actor_system_config& cfg,
   detail::configure_allocator();
   clock_->start();
   scheduler_->start();
+  for (auto& [name, make] : cfg.modules())
+    modules_.push_back(make(*this));
+  for (auto& m : modules_)
+    m->start();
+}
+
+actor_system_module* actor_system::module(std::string_view name) const noexcept {
+  for (auto& m : modules_)
+    if (m->name() == name)
+      return m.get();
+  return nullptr;
 }
 
 actor_system::~actor_system() {
@@ -126,6 +137,9 @@ actor_system::~actor_system() {
     }
     break;
   }
+  // Modules before the clock: their threads may still deliver to actors.
+  for (auto i = modules_.rbegin(); i != modules_.rend(); ++i)
+    (*i)->stop();
   // Timers first: their actions enqueue into actors and schedule them.
   clock_->stop();
   scheduler_->stop();

@@ -604,6 +604,34 @@ actor_system_config::actor_system_config() {
                       "run before it stops them";
   add_builtin(std::move(grace));
 
+  namespace nd = defaults::net;
+  auto heartbeat_interval
+    = detail::make_config_option(&net.heartbeat_interval, nd::min_interval, nd::max_interval);
+  heartbeat_interval.key = "troupe.net.heartbeat-interval";
+  heartbeat_interval.description = "how often a quiet connection tells its peer it is alive";
+  add_builtin(std::move(heartbeat_interval));
+
+  auto heartbeat_timeout
+    = detail::make_config_option(&net.heartbeat_timeout, nd::min_interval, nd::max_interval);
+  heartbeat_timeout.key = "troupe.net.heartbeat-timeout";
+  heartbeat_timeout.description = "how long a peer may stay silent before its node counts "
+                                  "as lost (at least twice the heartbeat interval)";
+  add_builtin(std::move(heartbeat_timeout));
+
+  auto handshake_timeout
+    = detail::make_config_option(&net.handshake_timeout, nd::min_interval, nd::max_interval);
+  handshake_timeout.key = "troupe.net.handshake-timeout";
+  handshake_timeout.description = "how long connecting and the handshake with a peer may take";
+  add_builtin(std::move(handshake_timeout));
+
+  auto max_message_size = detail::make_config_option(&net.max_message_size,
+                                                     nd::min_message_size,
+                                                     nd::max_max_message_size);
+  max_message_size.key = "troupe.net.max-message-size";
+  max_message_size.description = "bytes of the largest frame a peer may send; a larger one "
+                                 "closes its connection";
+  add_builtin(std::move(max_message_size));
+
   auto verbosity = make_enum_option(&logger_verbosity, '<' + join(log_level_names, "|") + '>',
                                     "one of " + join(log_level_names, ", "));
   verbosity.key = "troupe.logger.verbosity";
@@ -612,6 +640,13 @@ actor_system_config::actor_system_config() {
 }
 
 actor_system_config::~actor_system_config() = default;
+
+void actor_system_config::add_module(std::string_view name, module_factory make) {
+  for (auto& [known, fn] : modules_)
+    if (known == name)
+      return;
+  modules_.emplace_back(name, make);
+}
 
 void actor_system_config::add_option_impl(config_option opt, bool null_storage) {
   auto caller = "add_option(\"" + opt.key + "\")";

@@ -40,6 +40,14 @@ std::string to_string(errc x) {
       return "invalid_field";
     case errc::unhandled_exception:
       return "unhandled_exception";
+    case errc::cannot_connect_to_node:
+      return "cannot_connect_to_node";
+    case errc::unexpected_actor_messaging_interface:
+      return "unexpected_actor_messaging_interface";
+    case errc::incompatible_versions:
+      return "incompatible_versions";
+    case errc::cannot_publish_invalid_actor:
+      return "cannot_publish_invalid_actor";
   }
   return "errc(" + std::to_string(static_cast<int>(x)) + ")";
 }
@@ -60,6 +68,8 @@ std::string to_string(exit_reason x) {
       return "unknown";
     case exit_reason::system_shutdown:
       return "system_shutdown";
+    case exit_reason::remote_link_unreachable:
+      return "remote_link_unreachable";
   }
   return "exit_reason(" + std::to_string(static_cast<int>(x)) + ")";
 }

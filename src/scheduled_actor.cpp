@@ -2,6 +2,7 @@
 
 #include "troupe/actor_system.hpp"
 #include "troupe/detail/assert.hpp"
+#include "troupe/detail/deferred_flush.hpp"
 #include "troupe/detail/hot.hpp"
 #include "troupe/logger.hpp"
 
@@ -69,13 +70,18 @@ TROUPE_HOT void scheduled_actor::enqueue(mailbox_element_ptr elem, execution_uni
 
 namespace {
 
-/// Names the actor a worker runs, for the mailboxes it sends to.
+/// Names the actor a worker runs, for the mailboxes it sends to, and
+/// holds back network writes until the actor yields (deferred_flush.hpp).
 struct running_guard {
   explicit running_guard(local_actor* self) noexcept {
     detail::running_actor = self;
+    detail::flushes_deferred = true;
   }
   ~running_guard() {
     detail::running_actor = nullptr;
+    detail::flushes_deferred = false;
+    if (detail::has_deferred_flushes) [[unlikely]]
+      detail::run_deferred_flushes();
   }
 };
 

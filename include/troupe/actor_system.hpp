@@ -14,6 +14,7 @@
 #include "troupe/actor.hpp"
 #include "troupe/actor_clock.hpp"
 #include "troupe/actor_system_config.hpp"
+#include "troupe/actor_system_module.hpp"
 #include "troupe/blocking_actor.hpp"
 #include "troupe/detail/callable_trait.hpp"
 #include "troupe/event_based_actor.hpp"
@@ -31,6 +32,10 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+namespace troupe::net {
+class middleman;
+} // namespace troupe::net
 
 namespace troupe {
 
@@ -266,6 +271,14 @@ public:
     return cfg_;
   }
 
+  /// The loaded module called `name`, or null.
+  actor_system_module* module(std::string_view name) const noexcept;
+
+  /// The network layer, as CAF's sys.middleman(): defined by the
+  /// troupe::net library; throws std::logic_error unless the config loaded
+  /// it (cfg.load<troupe::net::middleman>()).
+  net::middleman& middleman();
+
   size_t max_throughput() const noexcept {
     return max_throughput_;
   }
@@ -350,6 +363,8 @@ private:
   std::array<registry_shard, registry_shards> registry_;
   struct thread_registry;
   std::unique_ptr<thread_registry> threads_;
+  // Built and started by the constructor, stopped once by the destructor.
+  std::vector<std::unique_ptr<actor_system_module>> modules_;
 };
 
 // -- spawning from an actor (declared in local_actor.hpp) ------------------------

@@ -56,6 +56,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <limits>
 #include <ratio>
 #include <span>
@@ -63,6 +64,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace troupe {
@@ -444,7 +446,17 @@ struct stream_config {
                                  : stream_execution::scheduled;
 };
 
+/// troupe.net.*: the network layer (troupe::net), read when its middleman
+/// is loaded.
+struct net_config {
+  std::chrono::milliseconds heartbeat_interval = defaults::net::heartbeat_interval;
+  std::chrono::milliseconds heartbeat_timeout = defaults::net::heartbeat_timeout;
+  std::chrono::milliseconds handshake_timeout = defaults::net::handshake_timeout;
+  size_t max_message_size = defaults::net::max_message_size;
+};
+
 class actor_system_config;
+class actor_system_module;
 class opt_group;
 
 /// What an opt_group adds options to: CAF's config_option_set, here a
@@ -487,6 +499,28 @@ public:
 
   /// troupe.shutdown.grace-period: see defaults::shutdown::grace_period.
   std::chrono::milliseconds shutdown_grace_period = defaults::shutdown::grace_period;
+
+  /// troupe.net.*: see defaults::net.
+  net_config net;
+
+  /// Makes every actor system built from this config run a `Module`, as
+  /// CAF's cfg.load<io::middleman>(): `cfg.load<troupe::net::middleman>()`.
+  /// Loading a module twice loads it once.
+  template <class Module>
+  actor_system_config& load() {
+    static_assert(std::is_base_of_v<actor_system_module, Module>);
+    add_module(Module::module_name, [](actor_system& sys) -> std::unique_ptr<actor_system_module> {
+      return std::make_unique<Module>(sys);
+    });
+    return *this;
+  }
+
+  using module_factory = std::unique_ptr<actor_system_module> (*)(actor_system&);
+
+  /// The modules load() added, in order.
+  const std::vector<std::pair<std::string_view, module_factory>>& modules() const noexcept {
+    return modules_;
+  }
 
   actor_system_config();
 
@@ -594,6 +628,9 @@ private:
   /// The option whose alias is -`name`, or null.
   const detail::config_option* find_short_option(char name) const noexcept;
 
+  void add_module(std::string_view name, module_factory make);
+
+  std::vector<std::pair<std::string_view, module_factory>> modules_;
   std::vector<detail::config_option> options_;
   std::vector<std::string> remainder_;
   std::string program_name_;

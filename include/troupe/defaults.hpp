@@ -172,6 +172,25 @@ namespace shutdown {
 inline constexpr std::chrono::milliseconds grace_period{5000};
 } // namespace shutdown
 
+namespace net {
+/// troupe.net.heartbeat-interval: how often a connection that sent nothing
+/// else tells its peer it is alive.
+inline constexpr std::chrono::milliseconds heartbeat_interval{500};
+/// troupe.net.heartbeat-timeout: how long a peer may stay silent before its
+/// node counts as lost: its proxies die with remote_link_unreachable and
+/// requests waiting on it fail.
+inline constexpr std::chrono::milliseconds heartbeat_timeout{2000};
+/// troupe.net.handshake-timeout: connect and handshake, or give up.
+inline constexpr std::chrono::milliseconds handshake_timeout{5000};
+/// troupe.net.max-message-size: a frame larger than this closes the
+/// connection that sent it.
+inline constexpr size_t max_message_size = size_t{64} << 20;
+inline constexpr std::chrono::milliseconds min_interval{1};
+inline constexpr std::chrono::milliseconds max_interval{3'600'000};
+inline constexpr size_t min_message_size = 1024;
+inline constexpr size_t max_max_message_size = size_t{1} << 30;
+} // namespace net
+
 namespace logger {
 /// troupe.logger.verbosity: quiet, error, warning, info, debug or trace.
 inline constexpr std::string_view verbosity = "warning";

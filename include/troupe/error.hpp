@@ -54,6 +54,15 @@ enum class errc : uint8_t {
   /// User code threw on behalf of a request that others keep running, such
   /// as a stage of a parallel pattern; the context names where.
   unhandled_exception,
+  /// No connection to a node could be made (troupe::net): the address does
+  /// not resolve, nobody listens, or the handshake failed.
+  cannot_connect_to_node,
+  /// A remote actor offers another interface than the handle asked for.
+  unexpected_actor_messaging_interface,
+  /// A peer speaks another protocol or protocol version.
+  incompatible_versions,
+  /// publish() of an invalid handle, or a port that could not be opened.
+  cannot_publish_invalid_actor,
 };
 
 std::string to_string(errc x);
@@ -78,6 +87,9 @@ enum class exit_reason : uint8_t {
   /// Stopped by actor_system::shutdown, which the system's destructor calls
   /// once the grace period has passed; cannot be trapped.
   system_shutdown,
+  /// The actor lives on a node this one lost (troupe::net): the node closed
+  /// the connection, crashed or stopped answering heartbeats.
+  remote_link_unreachable,
 };
 
 std::string to_string(exit_reason x);

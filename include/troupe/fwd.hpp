@@ -20,6 +20,8 @@ struct type_name;
 
 class actor;
 class actor_addr;
+class actor_control_block;
+class strong_actor_ptr;
 class actor_system;
 class actor_system_config;
 class behavior;
@@ -36,6 +38,10 @@ class json_reader;
 class stringification_inspector;
 
 namespace detail {
+
+/// Writes and reads actor handles for the binary inspectors; defined in
+/// troupe/serialization/actor_codec.hpp.
+class actor_codec;
 
 /// Defined in troupe/serialization/stringification_inspector.hpp.
 template <class T>

@@ -5,6 +5,7 @@
 
 #include "troupe/actor.hpp"
 #include "troupe/error.hpp"
+#include "troupe/serialization/actor_codec.hpp"
 
 #include <string>
 
@@ -24,6 +25,17 @@ struct down_msg {
 
 std::string to_string(const exit_msg& x);
 std::string to_string(const down_msg& x);
+
+// Both cross the network: the source is a handle (serialization/actor_codec.hpp).
+template <class Inspector>
+bool inspect(Inspector& f, exit_msg& x) {
+  return f.object(x).fields(f.field("source", x.source), f.field("reason", x.reason));
+}
+
+template <class Inspector>
+bool inspect(Inspector& f, down_msg& x) {
+  return f.object(x).fields(f.field("source", x.source), f.field("reason", x.reason));
+}
 
 namespace detail {
 

@@ -1,6 +1,7 @@
 #include "troupe/serialization/binary_deserializer.hpp"
 
 #include "troupe/message.hpp"
+#include "troupe/serialization/actor_codec.hpp"
 
 #include <array>
 #include <cerrno>
@@ -166,6 +167,16 @@ bool binary_deserializer::load_message(message& x) {
   for (size_t i = 0; i < count; ++i) {
     uint16_t id = 0;
     value(id);
+    if (!type_map_.empty()) {
+      auto local = id < type_map_.size() ? type_map_[id] : invalid_type_id;
+      if (local == invalid_type_id) {
+        set_error(make_error(errc::unsupported_type,
+                             "message element " + std::to_string(i) + ": the writer's type ID "
+                               + std::to_string(id) + " names no type of this program"));
+        return false;
+      }
+      id = local;
+    }
     auto* meta = detail::global_meta_object(id);
     const char* problem = nullptr;
     if (meta == nullptr)
@@ -207,6 +218,18 @@ bool binary_deserializer::load_message(message& x) {
   result.raw()->set_types(types, trivial);
   x = std::move(result);
   return leave();
+}
+
+} // namespace troupe
+
+namespace troupe {
+
+bool binary_deserializer::actor_handle(strong_actor_ptr& x) {
+  if (codec_ != nullptr)
+    return codec_->load(*this, x);
+  set_error(make_error(errc::unsupported_type,
+                       "an actor handle loads only from a connection to another node"));
+  return false;
 }
 
 } // namespace troupe

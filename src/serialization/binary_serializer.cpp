@@ -1,6 +1,7 @@
 #include "troupe/serialization/binary_serializer.hpp"
 
 #include "troupe/message.hpp"
+#include "troupe/serialization/actor_codec.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -85,6 +86,18 @@ bool binary_serializer::value(const message& x) {
     ptr += meta->padded_size;
   }
   return true;
+}
+
+} // namespace troupe
+
+namespace troupe {
+
+bool binary_serializer::actor_handle(actor_control_block* x) {
+  if (codec_ != nullptr)
+    return codec_->save(*this, x);
+  set_error(make_error(errc::unsupported_type,
+                       "an actor handle saves only into a message to another node"));
+  return false;
 }
 
 } // namespace troupe

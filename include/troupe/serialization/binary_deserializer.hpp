@@ -195,6 +195,22 @@ public:
   /// the message in one allocation.
   bool value(message& x);
 
+  /// An actor handle, through the codec set with set_actor_codec; without
+  /// one, an errc::unsupported_type error.
+  bool actor_handle(strong_actor_ptr& x);
+
+  /// The codec actor handles go through; null (the default) refuses them.
+  void set_actor_codec(detail::actor_codec* codec) noexcept {
+    codec_ = codec;
+  }
+
+  /// Type IDs in messages are the writer's: `map[id]` is the local ID of
+  /// the writer's `id` (invalid_type_id where this program has no type of
+  /// that name). Empty (the default): the IDs are local.
+  void set_type_map(std::span<const type_id_t> map) noexcept {
+    type_map_ = map;
+  }
+
   // -- raw decoding --------------------------------------------------------------
 
   bool read_varint(uint64_t& x) {
@@ -285,6 +301,8 @@ private:
   const std::byte* pos_;
   const std::byte* end_;
   size_t nesting_ = 0;
+  detail::actor_codec* codec_ = nullptr;
+  std::span<const type_id_t> type_map_;
   // get_error() puts the path into the error once, when asked.
   mutable detail::field_path path_;
   mutable error err_;

@@ -217,6 +217,15 @@ public:
   /// Type IDs, then each element through its meta object's save_binary.
   bool value(const message& x);
 
+  /// An actor handle, through the codec set with set_actor_codec (a
+  /// network connection's); without one, an errc::unsupported_type error.
+  bool actor_handle(actor_control_block* x);
+
+  /// The codec actor handles go through; null (the default) refuses them.
+  void set_actor_codec(detail::actor_codec* codec) noexcept {
+    codec_ = codec;
+  }
+
   // -- raw encoding --------------------------------------------------------------
 
   void write_varint(uint64_t x) {
@@ -336,6 +345,7 @@ private:
   std::byte* pos_ = nullptr;
   std::byte* end_ = nullptr;
   size_t depth_ = 0;
+  detail::actor_codec* codec_ = nullptr;
   error err_;
   std::byte stage_[stage_size];
 };

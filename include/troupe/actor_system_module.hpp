@@ -1,0 +1,31 @@
+#pragma once
+
+// A part of the actor system that a program loads when it needs it, as
+// CAF's modules: `cfg.load<troupe::net::middleman>()`. The actor system
+// builds each loaded module after its scheduler starts, starts them in load
+// order, and stops them in reverse order once every actor has finished,
+// before the scheduler and the clock stop: a module's threads may send to
+// actors until then.
+
+#include <string_view>
+
+namespace troupe {
+
+class actor_system;
+
+class actor_system_module {
+public:
+  virtual ~actor_system_module() = default;
+
+  /// The module's name, the same as its type's `module_name`.
+  virtual std::string_view name() const noexcept = 0;
+
+  /// Called once, by the actor system's constructor.
+  virtual void start() = 0;
+
+  /// Called once, by the actor system's destructor (after every actor has
+  /// finished) or by its shutdown().
+  virtual void stop() noexcept = 0;
+};
+
+} // namespace troupe

@@ -1,0 +1,118 @@
+#pragma once
+
+// Actors across processes and machines, as CAF's io::middleman: a node
+// publishes an actor on a TCP port, another node connects to it and gets a
+// handle that sends, requests, monitors and links as a local one does.
+//
+//   // node A
+//   troupe::actor_system_config cfg;
+//   cfg.load<troupe::net::middleman>();
+//   troupe::actor_system sys{cfg};
+//   auto port = sys.middleman().publish(calculator, 4242);   // expected<uint16_t>
+//
+//   // node B
+//   auto calc = sys.middleman().remote_actor<calculator_actor>("localhost", 4242);
+//   if (calc) self->request(*calc, 1s, add_atom_v, 1, 2).receive(...);
+//
+// Messages travel in Troupe's binary format; the nodes exchange their type
+// names when they connect, so two programs interoperate when the names of
+// the types they exchange agree. When a node is lost (it closes the
+// connection, crashes, or sends nothing for troupe.net.heartbeat-timeout),
+// every handle to its actors dies with exit_reason::remote_link_unreachable:
+// monitors get a down_msg, links an exit_msg, and requests waiting on it
+// fail with that error at once.
+//
+// Threads: one I/O thread runs Boost.Asio's io_context and reads every
+// connection; a worker that sends to a remote actor writes the frame itself
+// once its actor yields (detail/deferred_flush.hpp), and hands a write to
+// the I/O thread only when the socket's buffer is full. See the README's
+// "Several machines" for the count of thread handoffs on a round trip.
+
+#include "troupe/actor.hpp"
+#include "troupe/actor_system.hpp"
+#include "troupe/actor_system_module.hpp"
+#include "troupe/expected.hpp"
+#include "troupe/net/detail/interface.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace troupe::net {
+
+namespace detail {
+class middleman_impl;
+} // namespace detail
+
+class middleman final : public actor_system_module {
+public:
+  static constexpr std::string_view module_name = "troupe.net.middleman";
+
+  explicit middleman(actor_system& sys);
+
+  ~middleman() override;
+
+  std::string_view name() const noexcept override {
+    return module_name;
+  }
+
+  void start() override;
+
+  /// Flushes what every connection still holds, says goodbye to each peer
+  /// and stops the I/O thread.
+  void stop() noexcept override;
+
+  /// Accepts connections on `port` (0: one the system picks) at `address`
+  /// (default: loopback only) that get `hdl` as remote_actor's result;
+  /// returns the port.
+  template <class Handle>
+  expected<uint16_t> publish(const Handle& hdl, uint16_t port, std::string address = {}) {
+    return publish_impl(actor_cast_strong(hdl), detail::interface_of<Handle>(), port,
+                        std::move(address));
+  }
+
+  /// Stops accepting connections on `port`; connections made stay.
+  expected<void> unpublish(uint16_t port);
+
+  /// Connects to the actor published at `host`:`port` (or reuses a
+  /// connection to that node). A typed `Handle` is checked against the
+  /// remote actor's interface: an actor that lacks one of its signatures
+  /// gives errc::unexpected_actor_messaging_interface naming both.
+  template <class Handle = actor>
+  expected<Handle> remote_actor(std::string host, uint16_t port) {
+    auto ptr = remote_actor_impl(detail::interface_of<Handle>(), std::move(host), port);
+    if (!ptr)
+      return ptr.error();
+    return Handle{actor{std::move(*ptr)}};
+  }
+
+  /// "host:pid#0123abcd": this node's identity, as peers log it.
+  std::string this_node() const;
+
+  /// Connections to other nodes that completed their handshake.
+  size_t connected_nodes() const;
+
+  actor_system& system() const noexcept {
+    return sys_;
+  }
+
+private:
+  template <class Handle>
+  static strong_actor_ptr actor_cast_strong(const Handle& hdl) {
+    auto* ctrl = troupe::detail::handle_ctrl(hdl);
+    return strong_actor_ptr{ctrl};
+  }
+
+  expected<uint16_t> publish_impl(strong_actor_ptr hdl, std::vector<std::string> interface,
+                                  uint16_t port, std::string address);
+
+  expected<strong_actor_ptr> remote_actor_impl(std::vector<std::string> interface,
+                                               std::string host, uint16_t port);
+
+  actor_system& sys_;
+  std::shared_ptr<detail::middleman_impl> impl_;
+};
+
+} // namespace troupe::net

@@ -1,0 +1,111 @@
+#pragma once
+
+// The state behind net::middleman: the I/O thread and its io_context, the
+// published actors and their acceptors, the connections, and the watcher,
+// a hidden actor that monitors every actor exported to a peer and tells
+// the peers when one terminates.
+
+#include "troupe/actor_system.hpp"
+#include "troupe/net/detail/wire.hpp"
+#include "troupe/net/middleman.hpp"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace troupe::net::detail {
+
+class peer;
+
+class middleman_impl : public std::enable_shared_from_this<middleman_impl> {
+public:
+  using tcp = boost::asio::ip::tcp;
+
+  explicit middleman_impl(actor_system& sys);
+
+  ~middleman_impl();
+
+  void start();
+  void stop() noexcept;
+
+  expected<uint16_t> publish(strong_actor_ptr hdl, std::vector<std::string> interface,
+                             uint16_t port, std::string address);
+  expected<void> unpublish(uint16_t port);
+  expected<strong_actor_ptr> remote_actor(std::vector<std::string> interface, std::string host,
+                                          uint16_t port);
+
+  actor_system& system() noexcept {
+    return sys_;
+  }
+
+  const net_config& config() const noexcept {
+    return cfg_;
+  }
+
+  const node_id& this_node() const noexcept {
+    return node_;
+  }
+
+  const std::vector<std::pair<type_id_t, std::string>>& type_table() const noexcept {
+    return types_;
+  }
+
+  boost::asio::io_context& io() noexcept {
+    return io_;
+  }
+
+  /// The watcher's address: exported actors get it as a monitor.
+  const actor_addr& watcher() const noexcept {
+    return watcher_addr_;
+  }
+
+  /// A published actor by its ID (a peer may message it on any
+  /// connection), or null.
+  strong_actor_ptr published_actor(uint64_t id) const;
+
+  /// Connections that completed their handshake.
+  size_t connected_nodes() const;
+
+  /// Called by a peer as it closes (I/O thread).
+  void remove_peer(const peer* p);
+
+private:
+  void accept(std::shared_ptr<tcp::acceptor> acceptor, strong_actor_ptr hdl,
+              std::vector<std::string> interface);
+  void add_peer(std::shared_ptr<peer> p);
+  /// The watcher saw exported actor `id` terminate (a worker thread).
+  void on_exported_down(uint64_t id, const error& reason);
+
+  actor_system& sys_;
+  const net_config& cfg_;
+  node_id node_;
+  std::vector<std::pair<type_id_t, std::string>> types_;
+  boost::asio::io_context io_;
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::thread thread_;
+  actor watcher_;
+  actor_addr watcher_addr_;
+
+  struct published_entry {
+    strong_actor_ptr hdl;
+    std::vector<std::string> interface;
+    std::shared_ptr<tcp::acceptor> acceptor;
+  };
+
+  mutable std::mutex mtx_;
+  std::condition_variable peers_cv_;
+  // Guarded by mtx_.
+  std::map<uint16_t, published_entry> published_;
+  std::vector<std::shared_ptr<peer>> peers_;
+  bool stopped_ = false;
+};
+
+} // namespace troupe::net::detail

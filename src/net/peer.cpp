@@ -1,0 +1,604 @@
+#include "peer.hpp"
+
+#include "middleman_impl.hpp"
+#include "proxy.hpp"
+
+#include "troupe/actor_system.hpp"
+#include "troupe/logger.hpp"
+#include "troupe/serialization/binary_deserializer.hpp"
+#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/system_messages.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <sys/socket.h>
+
+namespace troupe::net::detail {
+
+namespace asio = boost::asio;
+
+namespace {
+
+constexpr size_t initial_read_buffer = 64 * 1024;
+
+int64_t now_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+           std::chrono::steady_clock::now().time_since_epoch())
+    .count();
+}
+
+} // namespace
+
+peer::peer(middleman_impl& mm, tcp::socket socket, strong_actor_ptr published,
+           std::vector<std::string> interface)
+  : mm_(mm.shared_from_this()),
+    max_message_size_(mm.config().max_message_size),
+    fd_(socket.native_handle()),
+    socket_(std::move(socket)),
+    timer_(mm.io()),
+    rd_buf_(initial_read_buffer) {
+  boost::system::error_code ec;
+  auto ep = socket_.remote_endpoint(ec);
+  endpoint_name_ = ec ? std::string{"<unknown>"}
+                      : ep.address().to_string() + ":" + std::to_string(ep.port());
+  hello_frame hello;
+  hello.node = mm.this_node();
+  hello.max_message_size = max_message_size_;
+  hello.types = mm.type_table();
+  if (published) {
+    // The peer may hold a proxy of it from now on: it hears when it dies.
+    published->get()->add_monitor(mm.watcher());
+    hello.published = published->id();
+    hello.interface = std::move(interface);
+    exports_.emplace(published->id(), std::move(published));
+  }
+  write_hello(out_, hello);
+}
+
+peer::~peer() = default;
+
+std::string peer::remote_name() const {
+  if (is_up())
+    return remote_.node.to_string();
+  return endpoint_name_;
+}
+
+error peer::lost(std::string why) const {
+  return error{exit_reason::remote_link_unreachable,
+               "node " + remote_name() + " lost: " + std::move(why)};
+}
+
+// -- I/O thread -------------------------------------------------------------------
+
+void peer::start(handshake_handler on_handshake) {
+  on_handshake_ = std::move(on_handshake);
+  last_read_ = clock::now();
+  {
+    std::lock_guard guard{out_mtx_};
+    flush_locked();
+  }
+  arm_timer(mm_->config().handshake_timeout);
+  start_read();
+}
+
+void peer::arm_timer(clock::duration delay) {
+  timer_.expires_after(delay);
+  timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (!ec)
+      self->on_timer();
+  });
+}
+
+void peer::on_timer() {
+  if (closed_io_)
+    return;
+  if (!is_up()) {
+    close(make_error(errc::cannot_connect_to_node,
+                     "the handshake with " + endpoint_name_ + " did not finish within "
+                       + std::to_string(mm_->config().handshake_timeout.count()) + " ms"));
+    return;
+  }
+  auto& cfg = mm_->config();
+  auto now = clock::now();
+  if (now - last_read_ > cfg.heartbeat_timeout) {
+    close(lost("it sent nothing for "
+               + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  now - last_read_)
+                                  .count())
+               + " ms (troupe.net.heartbeat-timeout is "
+               + std::to_string(cfg.heartbeat_timeout.count()) + " ms)"));
+    return;
+  }
+  auto quiet = std::chrono::nanoseconds{now_ns() - last_write_ns_.load(std::memory_order_relaxed)};
+  if (quiet >= cfg.heartbeat_interval) {
+    std::lock_guard guard{out_mtx_};
+    if (!closed_) {
+      write_empty_frame(out_, frame_kind::heartbeat);
+      flush_locked();
+    }
+  }
+  arm_timer(cfg.heartbeat_interval);
+}
+
+void peer::start_read() {
+  if (rd_end_ == rd_buf_.size()) {
+    // handle_frame() grew the buffer for a large frame, or it is full of
+    // a partial one: make room at the front.
+    std::memmove(rd_buf_.data(), rd_buf_.data() + rd_begin_, rd_end_ - rd_begin_);
+    rd_end_ -= rd_begin_;
+    rd_begin_ = 0;
+  }
+  socket_.async_read_some(asio::buffer(rd_buf_.data() + rd_end_, rd_buf_.size() - rd_end_),
+                          [self = shared_from_this()](const boost::system::error_code& ec,
+                                                      size_t n) {
+                            if (self->closed_io_)
+                              return;
+                            if (ec) {
+                              if (ec == asio::error::eof)
+                                self->close(self->lost("it closed the connection"));
+                              else
+                                self->close(self->lost("reading failed: " + ec.message()));
+                              return;
+                            }
+                            self->on_read(n);
+                          });
+}
+
+void peer::on_read(size_t n) {
+  rd_end_ += n;
+  last_read_ = clock::now();
+  // The I/O thread must not wait for room in a muting mailbox: every
+  // connection would wait.
+  troupe::detail::no_push_wait over_the_bound;
+  while (rd_end_ - rd_begin_ >= frame_header_size) {
+    uint32_t body_size = 0;
+    frame_kind kind{};
+    std::span<const std::byte, frame_header_size> header{rd_buf_.data() + rd_begin_,
+                                                         frame_header_size};
+    if (auto err = read_frame_header(header, max_message_size_, body_size, kind)) {
+      TROUPE_LOG_WARNING("net", "closing the connection to {}: {}", remote_name(),
+                         to_string(err));
+      close(lost("it sent a bad frame: " + to_string(err)));
+      return;
+    }
+    size_t total = frame_header_size + body_size;
+    if (rd_end_ - rd_begin_ < total) {
+      if (total > rd_buf_.size() - rd_begin_) {
+        // Room for the whole frame, at the front.
+        std::vector<std::byte> bigger(std::max(total, initial_read_buffer));
+        std::memcpy(bigger.data(), rd_buf_.data() + rd_begin_, rd_end_ - rd_begin_);
+        rd_end_ -= rd_begin_;
+        rd_begin_ = 0;
+        rd_buf_.swap(bigger);
+      }
+      break;
+    }
+    std::span<const std::byte> body{rd_buf_.data() + rd_begin_ + frame_header_size, body_size};
+    rd_begin_ += total;
+    if (!handle_frame(kind, body))
+      return;
+  }
+  if (rd_begin_ == rd_end_) {
+    rd_begin_ = rd_end_ = 0;
+    // A large frame grew the buffer; give the memory back.
+    if (rd_buf_.size() > initial_read_buffer)
+      std::vector<std::byte>(initial_read_buffer).swap(rd_buf_);
+  }
+  start_read();
+}
+
+bool peer::handle_frame(frame_kind kind, std::span<const std::byte> body) {
+  if (!is_up()) {
+    if (kind != frame_kind::hello) {
+      close(make_error(errc::incompatible_versions,
+                       endpoint_name_ + " sent no hello first: not a Troupe node"));
+      return false;
+    }
+    handle_hello(body);
+    return !closed_io_;
+  }
+  switch (kind) {
+    case frame_kind::hello:
+      close(lost("it sent a second hello"));
+      return false;
+    case frame_kind::message:
+      handle_message(body);
+      return !closed_io_;
+    case frame_kind::down: {
+      uint64_t id = 0;
+      error reason;
+      if (auto err = read_down(body, id, reason)) {
+        close(lost("it sent a bad down frame: " + to_string(err)));
+        return false;
+      }
+      if (auto i = proxies_.find(id); i != proxies_.end()) {
+        auto proxy = std::move(i->second);
+        proxies_.erase(i);
+        static_cast<actor_proxy*>(proxy->get())->kill(std::move(reason));
+      }
+      return true;
+    }
+    case frame_kind::heartbeat:
+      return true;
+    case frame_kind::goodbye:
+      close(lost("it stopped"));
+      return false;
+  }
+  return true;
+}
+
+void peer::handle_hello(std::span<const std::byte> body) {
+  hello_frame hello;
+  if (auto err = read_hello(body, hello)) {
+    TROUPE_LOG_WARNING("net", "closing the connection to {}: {}", endpoint_name_, to_string(err));
+    close(err);
+    return;
+  }
+  // The peer's IDs to ours by name; what the peer knows of ours, by name.
+  type_id_t max_id = 0;
+  for (auto& [id, name] : hello.types)
+    max_id = std::max(max_id, id);
+  type_map_.assign(size_t{max_id} + 1, invalid_type_id);
+  for (auto& [id, name] : hello.types) {
+    auto local = query_type_id(name);
+    type_map_[id] = local;
+    if (local != invalid_type_id)
+      peer_knows_.set(local);
+  }
+  remote_ = std::move(hello);
+  up_.store(true, std::memory_order_release);
+  TROUPE_LOG_INFO("net", "connected to node {} at {}", remote_.node.to_string(), endpoint_name_);
+  timer_.cancel();
+  arm_timer(mm_->config().heartbeat_interval);
+  if (auto fn = std::move(on_handshake_)) {
+    on_handshake_ = nullptr;
+    fn(*this, error{});
+  }
+}
+
+strong_actor_ptr peer::local_actor_by_id(uint64_t id) {
+  {
+    std::lock_guard guard{out_mtx_};
+    if (auto i = exports_.find(id); i != exports_.end())
+      return i->second;
+  }
+  return mm_->published_actor(id);
+}
+
+void peer::handle_message(std::span<const std::byte> body) {
+  message_frame frame;
+  error header_error;
+  auto err = read_message(body, *this, type_map_, frame, header_error);
+  if (header_error) {
+    close(lost("it sent a bad message header: " + to_string(header_error)));
+    return;
+  }
+  auto receiver = frame.receiver;
+  message_id mid{frame.mid};
+  auto& sender = frame.sender;
+  auto& msg = frame.payload;
+  if (err) {
+    // The frame is intact, so only this message is lost: say so to its
+    // sender if it waits for an answer.
+    TROUPE_LOG_WARNING("net", "a message from node {} for actor#{} does not load: {}",
+                       remote_name(), receiver, to_string(err));
+    if (mid.is_request() && sender)
+      sender->get()->enqueue(
+        make_mailbox_element(nullptr, mid.response_id(),
+                             make_message(error{errc::unsupported_type,
+                                                "node " + mm_->this_node().to_string() + ": "
+                                                  + err.context()})),
+        nullptr);
+    else
+      mm_->system().add_dead_letter(msg, "a message from node " + remote_name()
+                                           + " that does not load");
+    return;
+  }
+  if (mid.is_response()) {
+    std::lock_guard guard{out_mtx_};
+    pending_.erase(pending_key(receiver, mid.request_number()));
+  }
+  auto dest = local_actor_by_id(receiver);
+  if (!dest) {
+    auto why = "node " + mm_->this_node().to_string() + " has no actor#" + std::to_string(receiver)
+               + " for node " + remote_name();
+    if (mid.is_request() && sender) {
+      sender->get()->enqueue(make_mailbox_element(nullptr, mid.response_id(),
+                                                  make_message(error{errc::actor_down, why})),
+                             nullptr);
+      return;
+    }
+    mm_->system().add_dead_letter(msg, why);
+    return;
+  }
+  dest->get()->enqueue(make_mailbox_element(std::move(sender), mid, std::move(msg)), nullptr);
+}
+
+strong_actor_ptr peer::proxy_for(uint64_t remote_id) {
+  if (auto i = proxies_.find(remote_id); i != proxies_.end())
+    return i->second;
+  auto& sys = mm_->system();
+  auto ptr = troupe::detail::make_actor<actor_proxy>(sys.next_actor_id(), &sys,
+                                                     shared_from_this(), remote_id);
+  proxies_.emplace(remote_id, ptr);
+  return ptr;
+}
+
+void peer::close(const error& reason) {
+  if (closed_io_)
+    return;
+  closed_io_ = true;
+  std::unordered_map<uint64_t, pending_request> pending;
+  std::unordered_map<uint64_t, strong_actor_ptr> exports;
+  {
+    std::lock_guard guard{out_mtx_};
+    closed_ = true;
+    close_reason_ = reason;
+    pending.swap(pending_);
+    exports.swap(exports_);
+    last_export_ = nullptr;
+  }
+  boost::system::error_code ec;
+  socket_.shutdown(tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+  timer_.cancel();
+  if (is_up())
+    TROUPE_LOG_INFO("net", "disconnected from node {}: {}", remote_name(), to_string(reason));
+  auto proxies = std::move(proxies_);
+  proxies_.clear();
+  for (auto& [id, proxy] : proxies)
+    static_cast<actor_proxy*>(proxy->get())->kill(reason);
+  for (auto& [key, req] : pending)
+    req.requester->get()->enqueue(
+      make_mailbox_element(nullptr, req.mid.response_id(), make_message(reason)), nullptr);
+  if (auto fn = std::move(on_handshake_)) {
+    on_handshake_ = nullptr;
+    fn(*this, reason);
+  }
+  mm_->remove_peer(this);
+}
+
+void peer::close_gracefully() {
+  if (closed_io_)
+    return;
+  closing_ = true;
+  std::lock_guard guard{out_mtx_};
+  if (closed_)
+    return;
+  write_empty_frame(out_, frame_kind::goodbye);
+  if (!io_writing_) {
+    // Through the I/O thread, so that its completion closes.
+    io_writing_ = true;
+    io_buf_.swap(out_);
+    asio::post(mm_->io(), [self = shared_from_this()] { self->start_io_write(); });
+  }
+}
+
+void peer::start_io_write() {
+  asio::async_write(socket_, asio::buffer(io_buf_),
+                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
+                      if (ec) {
+                        self->fail_write(ec);
+                        return;
+                      }
+                      self->last_write_ns_.store(now_ns(), std::memory_order_relaxed);
+                      std::unique_lock guard{self->out_mtx_};
+                      self->io_buf_.clear();
+                      if (self->closed_)
+                        return;
+                      if (self->out_.empty()) {
+                        self->io_writing_ = false;
+                        if (self->closing_) {
+                          guard.unlock();
+                          self->close(self->lost("this node stopped"));
+                        }
+                        return;
+                      }
+                      self->io_buf_.swap(self->out_);
+                      guard.unlock();
+                      self->start_io_write();
+                    });
+}
+
+void peer::fail_write(const boost::system::error_code& ec) {
+  if (closed_io_)
+    return;
+  close(lost("writing failed: " + ec.message()));
+}
+
+// -- any thread -------------------------------------------------------------------
+
+error peer::send(const mailbox_element& elem, uint64_t receiver) {
+  auto types = elem.payload.types();
+  {
+    std::lock_guard guard{out_mtx_};
+    if (closed_)
+      return close_reason_;
+    for (auto id : types)
+      if (!peer_knows_.test(id))
+        return make_error(errc::unsupported_type,
+                          "node " + remote_.node.to_string() + " has no type named "
+                            + std::string{query_type_name(id)});
+    auto offset = begin_frame(out_, frame_kind::message);
+    bool ok = false;
+    bool sender_local = false;
+    error err;
+    {
+      binary_serializer sink{out_};
+      sink.set_actor_codec(this);
+      ok = sink.apply(receiver) && sink.apply(elem.mid.value());
+      if (ok) {
+        sender_local_ = false;
+        ok = sink.actor_handle(elem.sender.get());
+        sender_local = sender_local_;
+      }
+      ok = ok && sink.apply(elem.payload);
+      if (!ok)
+        err = sink.get_error();
+      sink.buffer();
+    }
+    if (!ok) {
+      out_.resize(offset);
+      return err;
+    }
+    auto limit = std::min<uint64_t>(remote_.max_message_size, UINT32_MAX - 1);
+    if (!finish_frame(out_, offset, static_cast<size_t>(limit)))
+      return make_error(errc::invalid_argument,
+                        "the message exceeds the largest frame node " + remote_.node.to_string()
+                          + " accepts (" + std::to_string(remote_.max_message_size) + " bytes)");
+    if (elem.mid.is_request() && sender_local)
+      pending_.emplace(pending_key(elem.sender->id(), elem.mid.request_number()),
+                       pending_request{elem.sender, elem.mid});
+  }
+  schedule_flush();
+  return {};
+}
+
+bool peer::send_down(uint64_t id, const error& reason) {
+  {
+    std::lock_guard guard{out_mtx_};
+    auto i = exports_.find(id);
+    if (i == exports_.end())
+      return false;
+    if (last_export_ == i->second.get())
+      last_export_ = nullptr;
+    // Released outside the lock: it may be the last reference.
+    auto ref = std::move(i->second);
+    exports_.erase(i);
+    if (!closed_)
+      write_down(out_, id, reason);
+  }
+  schedule_flush();
+  return true;
+}
+
+void peer::schedule_flush() {
+  if (troupe::detail::flushes_deferred)
+    troupe::detail::defer_flush(shared_from_this());
+  else
+    flush();
+}
+
+void peer::flush() noexcept {
+  std::lock_guard guard{out_mtx_};
+  flush_locked();
+}
+
+void peer::flush_locked() noexcept {
+  if (closed_ || io_writing_ || out_.empty())
+    return;
+  auto n = ::send(fd_, out_.data(), out_.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+  if (n == static_cast<ssize_t>(out_.size())) {
+    out_.clear();
+    // A burst grew the buffer; let the next one start small.
+    if (out_.capacity() > (size_t{4} << 20))
+      byte_buffer{}.swap(out_);
+    last_write_ns_.store(now_ns(), std::memory_order_relaxed);
+    return;
+  }
+  if (n < 0) {
+    if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+      // The I/O thread sees the failure too, and closes.
+      auto code = errno;
+      asio::post(mm_->io(), [self = shared_from_this(), code] {
+        self->fail_write(boost::system::error_code{code, boost::system::system_category()});
+      });
+      return;
+    }
+    n = 0;
+  }
+  out_.erase(out_.begin(), out_.begin() + n);
+  io_writing_ = true;
+  io_buf_.swap(out_);
+  asio::post(mm_->io(), [self = shared_from_this()] { self->start_io_write(); });
+}
+
+// -- actor_codec ------------------------------------------------------------------
+
+bool peer::save(binary_serializer& sink, actor_control_block* x) {
+  if (x == nullptr) {
+    sink.apply(static_cast<uint8_t>(handle_tag::null));
+    return true;
+  }
+  if (x == last_export_) {
+    sender_local_ = true;
+    sink.apply(static_cast<uint8_t>(handle_tag::writer_local));
+    sink.apply(static_cast<uint64_t>(x->id()));
+    return true;
+  }
+  if (auto* proxy = dynamic_cast<actor_proxy*>(x->get())) {
+    if (proxy->owner() == this) {
+      sink.apply(static_cast<uint8_t>(handle_tag::reader_local));
+      sink.apply(proxy->remote_id());
+    } else {
+      sink.apply(static_cast<uint8_t>(handle_tag::other_node));
+      sink.apply(proxy->owner()->remote().node.bytes);
+      sink.apply(proxy->remote_id());
+    }
+    return true;
+  }
+  // A local actor: the peer may address it from now on, until it
+  // terminates (the watcher then sends a down frame).
+  auto [i, added] = exports_.try_emplace(x->id());
+  bool exported = true;
+  if (added) {
+    if (x->try_strong_ref()) {
+      i->second = strong_actor_ptr{x, false};
+      x->get()->add_monitor(mm_->watcher());
+    } else {
+      // Gone already: the peer gets its ID, and nothing answers there.
+      exports_.erase(i);
+      exported = false;
+    }
+  }
+  if (exported)
+    last_export_ = x;
+  sender_local_ = true;
+  sink.apply(static_cast<uint8_t>(handle_tag::writer_local));
+  sink.apply(static_cast<uint64_t>(x->id()));
+  return true;
+}
+
+bool peer::load(binary_deserializer& source, strong_actor_ptr& x) {
+  uint8_t tag = 0;
+  if (!source.apply(tag))
+    return false;
+  switch (static_cast<handle_tag>(tag)) {
+    case handle_tag::null:
+      x = nullptr;
+      return true;
+    case handle_tag::writer_local: {
+      uint64_t id = 0;
+      if (!source.apply(id))
+        return false;
+      x = proxy_for(id);
+      return true;
+    }
+    case handle_tag::reader_local: {
+      uint64_t id = 0;
+      if (!source.apply(id))
+        return false;
+      x = local_actor_by_id(id);
+      return true;
+    }
+    case handle_tag::other_node: {
+      std::array<uint8_t, 16> node{};
+      uint64_t id = 0;
+      if (!source.apply(node) || !source.apply(id))
+        return false;
+      TROUPE_LOG_DEBUG("net", "node {} sent a handle of a third node's actor#{}: it arrives "
+                              "null (connections between nodes are direct)",
+                       remote_name(), id);
+      x = nullptr;
+      return true;
+    }
+  }
+  source.set_error(make_error(errc::malformed_input,
+                              "actor handle tag " + std::to_string(tag) + " is unknown"));
+  return false;
+}
+
+} // namespace troupe::net::detail

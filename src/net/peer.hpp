@@ -1,0 +1,185 @@
+#pragma once
+
+// One TCP connection to another node: the handshake, reading and
+// dispatching frames, writing frames, heartbeats, and what happens when the
+// connection ends. The same object is the actor codec of the messages on
+// this connection (serialization/actor_codec.hpp).
+//
+// Threads. The I/O thread (the middleman's, running Boost.Asio's
+// io_context) owns the socket object, the read buffer, the timer, the
+// proxies and the handshake state. Any thread may send(): it serializes
+// into out_ under out_mtx_, and flush() writes out_ to the socket with one
+// non-blocking send() on the socket's descriptor from the calling thread,
+// so a message leaves without waking the I/O thread. Only what the kernel
+// does not take at once goes to the I/O thread (io_writing_), which writes
+// it with asio::async_write and takes whatever out_ gathered meanwhile.
+// Closing sets closed_ under out_mtx_ before the I/O thread closes the
+// socket, so no thread writes to a closed (or reused) descriptor.
+
+#include "troupe/detail/deferred_flush.hpp"
+#include "troupe/error.hpp"
+#include "troupe/mailbox_element.hpp"
+#include "troupe/net/detail/wire.hpp"
+#include "troupe/serialization/actor_codec.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <bitset>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace troupe::net::detail {
+
+class middleman_impl;
+
+class peer final : public std::enable_shared_from_this<peer>,
+                   public troupe::detail::flushable,
+                   public troupe::detail::actor_codec {
+public:
+  using tcp = boost::asio::ip::tcp;
+  using clock = std::chrono::steady_clock;
+
+  /// Called once on the I/O thread: with no error when the handshake is
+  /// done, else with the reason it failed.
+  using handshake_handler = std::function<void(peer&, const error&)>;
+
+  /// `published` (0 for none) is the actor this side offers the peer, as
+  /// the port it connected to did; `interface` is its interface.
+  peer(middleman_impl& mm, tcp::socket socket, strong_actor_ptr published,
+       std::vector<std::string> interface);
+
+  ~peer() override;
+
+  // -- I/O thread ------------------------------------------------------------------
+
+  /// Sends this side's hello and starts reading.
+  void start(handshake_handler on_handshake);
+
+  /// Ends the connection: its proxies die and requests waiting on it fail
+  /// with `reason`. Later calls do nothing.
+  void close(const error& reason);
+
+  /// Writes a goodbye after everything queued and closes once it is out.
+  void close_gracefully();
+
+  /// The proxy of the peer's actor `remote_id` (made on first use).
+  strong_actor_ptr proxy_for(uint64_t remote_id);
+
+  /// The peer's hello; valid once the handshake is done.
+  const hello_frame& remote() const noexcept {
+    return remote_;
+  }
+
+  bool is_up() const noexcept {
+    return up_.load(std::memory_order_acquire);
+  }
+
+  // -- any thread ------------------------------------------------------------------
+
+  /// Queues `elem` for the peer's actor `receiver` and writes it once the
+  /// running actor yields (or at once outside a resume). An error says
+  /// why it was not sent: the connection is closed, or the peer has no
+  /// type of that name, or the message does not serialize or is too large.
+  error send(const mailbox_element& elem, uint64_t receiver);
+
+  /// Tells the peer that our actor `id` terminated, if it was exported to
+  /// it; false if it was not.
+  bool send_down(uint64_t id, const error& reason);
+
+  /// Writes what send() queued (flushable).
+  void flush() noexcept override;
+
+  /// The peer's node as people read it ("host:pid#id", or its address
+  /// before the handshake).
+  std::string remote_name() const;
+
+  // -- actor_codec (send(): out_mtx_ held; loading: the I/O thread) -----------------
+
+  bool save(binary_serializer& sink, actor_control_block* x) override;
+  bool load(binary_deserializer& source, strong_actor_ptr& x) override;
+
+private:
+  enum class handle_tag : uint8_t {
+    null = 0,
+    writer_local = 1, // an actor of the writer's node
+    reader_local = 2, // an actor of the reader's node (a proxy at the writer)
+    other_node = 3,   // an actor of a third node: unreachable from the reader
+  };
+
+  struct pending_request {
+    strong_actor_ptr requester;
+    message_id mid;
+  };
+
+  static uint64_t pending_key(actor_id requester, uint64_t number) noexcept {
+    return (requester << 40) ^ number;
+  }
+
+  void start_read();
+  void on_read(size_t n);
+  /// False if the connection was closed while handling it.
+  bool handle_frame(frame_kind kind, std::span<const std::byte> body);
+  void handle_hello(std::span<const std::byte> body);
+  void handle_message(std::span<const std::byte> body);
+  void start_io_write();
+  void on_timer();
+  void arm_timer(clock::duration delay);
+  /// Writes out_ now, or arranges for it (out_mtx_ held).
+  void flush_locked() noexcept;
+  /// Defers or runs a flush, as the calling thread allows.
+  void schedule_flush();
+  /// The local actor `id` exported to this peer, or a published one.
+  strong_actor_ptr local_actor_by_id(uint64_t id);
+  void fail_write(const boost::system::error_code& ec);
+  /// The reason proxies and requests get when the node is lost.
+  error lost(std::string why) const;
+
+  // Keeps the io_context alive as long as the socket and timer.
+  std::shared_ptr<middleman_impl> mm_;
+  const size_t max_message_size_;
+  int fd_;
+
+  // I/O thread.
+  tcp::socket socket_;
+  boost::asio::steady_timer timer_;
+  std::vector<std::byte> rd_buf_;
+  size_t rd_begin_ = 0;
+  size_t rd_end_ = 0;
+  handshake_handler on_handshake_;
+  bool closed_io_ = false;
+  bool closing_ = false;
+  std::unordered_map<uint64_t, strong_actor_ptr> proxies_;
+  std::vector<type_id_t> type_map_;
+  clock::time_point last_read_;
+  std::string endpoint_name_;
+
+  // Written by the I/O thread before up_ is set, read by any thread after.
+  hello_frame remote_;
+  std::bitset<65536> peer_knows_;
+  std::atomic<bool> up_{false};
+
+  // Guarded by out_mtx_.
+  mutable std::mutex out_mtx_;
+  byte_buffer out_;
+  bool io_writing_ = false;
+  bool closed_ = false;
+  error close_reason_;
+  std::unordered_map<uint64_t, pending_request> pending_;
+  std::unordered_map<uint64_t, strong_actor_ptr> exports_;
+  actor_control_block* last_export_ = nullptr;
+  bool sender_local_ = false;
+  /// Written by the I/O thread while io_writing_ (out_mtx_ not needed).
+  byte_buffer io_buf_;
+
+  // Any thread.
+  std::atomic<int64_t> last_write_ns_{0};
+};
+
+} // namespace troupe::net::detail

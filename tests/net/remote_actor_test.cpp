@@ -1,0 +1,388 @@
+// Remote actors between two actor systems of one process, over TCP on
+// 127.0.0.1: publish and remote_actor, typed handles, send and request,
+// handles in messages, monitors and links, and a node that leaves.
+
+#include "troupe/actor_system.hpp"
+#include "troupe/atoms.hpp"
+#include "troupe/event_based_actor.hpp"
+#include "troupe/net/middleman.hpp"
+#include "troupe/scoped_actor.hpp"
+#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/typed_actor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace std::chrono_literals;
+using namespace troupe;
+
+namespace {
+
+struct order {
+  int32_t id = 0;
+  std::string item;
+};
+
+template <class Inspector>
+bool inspect(Inspector& f, order& x) {
+  return f.object(x).fields(f.field("id", x.id), f.field("item", x.item));
+}
+
+} // namespace
+
+TROUPE_BEGIN_TYPE_ID_BLOCK(remote_actor_test, 2100)
+  TROUPE_ADD_TYPE_ID(remote_actor_test, (order))
+  TROUPE_ADD_ATOM(remote_actor_test, stop_atom)
+TROUPE_END_TYPE_ID_BLOCK(remote_actor_test)
+
+namespace {
+
+using calculator = typed_actor<result<int32_t>(add_atom, int32_t, int32_t),
+                               result<int32_t>(sub_atom, int32_t, int32_t)>;
+
+calculator::behavior_type calculator_impl() {
+  return {
+    [](add_atom, int32_t x, int32_t y) { return x + y; },
+    [](sub_atom, int32_t x, int32_t y) { return x - y; },
+  };
+}
+
+/// One node: a config that loads the network layer, and its system.
+struct node {
+  explicit node(std::chrono::milliseconds heartbeat = 100ms) {
+    cfg.load<net::middleman>();
+    cfg.net.heartbeat_interval = heartbeat;
+    cfg.net.heartbeat_timeout = 8 * heartbeat;
+    cfg.shutdown_grace_period = 200ms;
+    sys = std::make_unique<actor_system>(cfg);
+  }
+
+  net::middleman& mm() {
+    return sys->middleman();
+  }
+
+  actor_system_config cfg;
+  std::unique_ptr<actor_system> sys;
+};
+
+class remote_actor_test : public ::testing::Test {
+protected:
+  node a;
+  node b;
+
+  /// Publishes `hdl` on b, returns a's handle to it.
+  template <class Handle = actor, class Published>
+  Handle connect(const Published& hdl) {
+    auto port = b.mm().publish(hdl, 0);
+    EXPECT_TRUE(port) << to_string(port.error());
+    auto remote = a.mm().template remote_actor<Handle>("127.0.0.1", *port);
+    EXPECT_TRUE(remote) << to_string(remote.error());
+    return remote ? *remote : Handle{};
+  }
+};
+
+} // namespace
+
+TEST_F(remote_actor_test, a_request_to_a_remote_actor_gets_its_response) {
+  auto doubler = b.sys->spawn([] { return behavior{[](int32_t x) { return 2 * x; }}; });
+  auto remote = connect(doubler);
+  ASSERT_TRUE(remote);
+  EXPECT_NE(remote, doubler);
+  scoped_actor self{*a.sys};
+  int32_t result = 0;
+  self->request(remote, 5s, int32_t{21})
+    .receive([&](int32_t y) { result = y; },
+             [](const error& err) { FAIL() << to_string(err); });
+  EXPECT_EQ(result, 42);
+  EXPECT_EQ(a.mm().connected_nodes(), 1u);
+  anon_send_exit(doubler, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, a_typed_handle_calls_a_remote_typed_actor) {
+  auto calc = b.sys->spawn(calculator_impl);
+  auto remote = connect<calculator>(calc);
+  ASSERT_TRUE(remote);
+  scoped_actor self{*a.sys};
+  int32_t sum = 0;
+  int32_t diff = 0;
+  self->request(remote, 5s, add_atom_v, 3, 4).receive([&](int32_t x) { sum = x; },
+                                                      [](const error&) {});
+  self->request(remote, 5s, sub_atom_v, 3, 4).receive([&](int32_t x) { diff = x; },
+                                                      [](const error&) {});
+  EXPECT_EQ(sum, 7);
+  EXPECT_EQ(diff, -1);
+  anon_send_exit(calc, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, a_typed_handle_that_does_not_match_names_both_interfaces) {
+  using other = typed_actor<result<std::string>(get_atom)>;
+  auto calc = b.sys->spawn(calculator_impl);
+  auto port = b.mm().publish(calc, 0);
+  ASSERT_TRUE(port);
+  auto remote = a.mm().remote_actor<other>("127.0.0.1", *port);
+  ASSERT_FALSE(remote);
+  EXPECT_EQ(remote.error(), errc::unexpected_actor_messaging_interface);
+  auto text = to_string(remote.error());
+  EXPECT_NE(text.find("(troupe::get_atom) -> (std::string)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(troupe::add_atom, int32_t, int32_t) -> (int32_t)"), std::string::npos) << text;
+  anon_send_exit(calc, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, a_typed_handle_to_a_dynamically_typed_actor_is_refused) {
+  auto dyn = b.sys->spawn([] { return behavior{[](int32_t x) { return x; }}; });
+  auto port = b.mm().publish(dyn, 0);
+  ASSERT_TRUE(port);
+  auto remote = a.mm().remote_actor<calculator>("127.0.0.1", *port);
+  ASSERT_FALSE(remote);
+  EXPECT_NE(to_string(remote.error()).find("dynamically typed"), std::string::npos);
+  anon_send_exit(dyn, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, connecting_to_a_port_nobody_listens_on_fails_with_an_error) {
+  auto calc = b.sys->spawn(calculator_impl);
+  auto port = b.mm().publish(calc, 0);
+  ASSERT_TRUE(port);
+  ASSERT_TRUE(b.mm().unpublish(*port));
+  auto remote = a.mm().remote_actor("127.0.0.1", *port);
+  ASSERT_FALSE(remote);
+  EXPECT_EQ(remote.error(), errc::cannot_connect_to_node);
+  EXPECT_FALSE(b.mm().unpublish(*port));
+  anon_send_exit(calc, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, publishing_an_invalid_handle_or_beyond_loopback_is_an_error) {
+  EXPECT_EQ(b.mm().publish(actor{}, 0).error(), errc::cannot_publish_invalid_actor);
+  auto calc = b.sys->spawn(calculator_impl);
+  EXPECT_EQ(b.mm().publish(calc, 0, "0.0.0.0").error(), errc::invalid_argument);
+  EXPECT_EQ(b.mm().publish(calc, 0, "no address").error(), errc::invalid_argument);
+  anon_send_exit(calc, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, remote_actor_on_the_own_node_returns_the_actor_itself) {
+  auto calc = b.sys->spawn(calculator_impl);
+  auto port = b.mm().publish(calc, 0);
+  ASSERT_TRUE(port);
+  auto same = b.mm().remote_actor<calculator>("127.0.0.1", *port);
+  ASSERT_TRUE(same) << to_string(same.error());
+  EXPECT_EQ(*same, calc);
+  anon_send_exit(calc, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, a_second_remote_actor_to_the_node_reuses_its_connection) {
+  auto calc = b.sys->spawn(calculator_impl);
+  auto port = b.mm().publish(calc, 0);
+  ASSERT_TRUE(port);
+  auto first = a.mm().remote_actor<calculator>("127.0.0.1", *port);
+  auto second = a.mm().remote_actor<calculator>("127.0.0.1", *port);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(*first, *second);
+  EXPECT_EQ(a.mm().connected_nodes(), 1u);
+  anon_send_exit(calc, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, messages_of_one_sender_arrive_in_the_order_sent) {
+  constexpr int32_t n = 20000;
+  auto received = std::make_shared<std::vector<int32_t>>();
+  auto sink = b.sys->spawn([received](event_based_actor* self) {
+    return behavior{[self, received](int32_t x) {
+      received->push_back(x);
+      if (x == n - 1)
+        self->quit();
+    }};
+  });
+  auto remote = connect(sink);
+  a.sys->spawn([remote](event_based_actor* self) {
+    for (int32_t i = 0; i < n; ++i)
+      self->send(remote, i);
+    self->quit();
+  });
+  scoped_actor waiter{*b.sys};
+  waiter->monitor(sink);
+  waiter->receive([](const down_msg&) {}, after(30s) >> [] { FAIL() << "no down_msg"; });
+  ASSERT_EQ(received->size(), static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i)
+    ASSERT_EQ((*received)[i], i);
+}
+
+TEST_F(remote_actor_test, user_types_and_actor_handles_cross_the_network) {
+  // b's shop answers an order by sending a receipt to the handle in it.
+  auto shop = b.sys->spawn([](event_based_actor* self) {
+    return behavior{[self](const order& o, const actor& customer) {
+      self->send(customer, o.id, "receipt for " + o.item);
+    }};
+  });
+  auto remote = connect(shop);
+  scoped_actor self{*a.sys};
+  self->send(remote, order{7, "tea"}, actor{self->ctrl()->get() ? strong_actor_ptr{self->ctrl()} : nullptr});
+  std::string text;
+  self->receive([&](int32_t id, const std::string& str) {
+    EXPECT_EQ(id, 7);
+    text = str;
+  }, after(5s) >> [] { FAIL() << "no receipt"; });
+  EXPECT_EQ(text, "receipt for tea");
+  anon_send_exit(shop, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, current_sender_is_a_handle_the_remote_actor_can_reply_to) {
+  auto echo = b.sys->spawn([](event_based_actor* self) {
+    return behavior{[self](const std::string& str) {
+      // Not a response: a plain send back to whoever sent it.
+      self->send(actor{self->current_sender()}, str + " back");
+    }};
+  });
+  auto remote = connect(echo);
+  scoped_actor self{*a.sys};
+  self->send(remote, std::string{"hello"});
+  std::string text;
+  self->receive([&](const std::string& str) { text = str; },
+                after(5s) >> [] { FAIL() << "no reply"; });
+  EXPECT_EQ(text, "hello back");
+  anon_send_exit(echo, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, a_remote_request_can_be_delegated_and_answered_by_a_promise) {
+  auto worker = b.sys->spawn([] { return behavior{[](int32_t x) { return x + 1; }}; });
+  auto front = b.sys->spawn([worker](event_based_actor* self) {
+    return behavior{
+      [self, worker](int32_t x) { return self->delegate(worker, x); },
+      [self](const std::string& str) {
+        auto rp = self->make_response_promise();
+        rp.deliver(str + "!");
+        return rp;
+      },
+    };
+  });
+  auto remote = connect(front);
+  scoped_actor self{*a.sys};
+  int32_t y = 0;
+  self->request(remote, 5s, int32_t{41}).receive([&](int32_t v) { y = v; },
+                                                 [](const error& e) { FAIL() << to_string(e); });
+  EXPECT_EQ(y, 42);
+  std::string text;
+  self->request(remote, 5s, std::string{"hi"}).receive([&](const std::string& v) { text = v; },
+                                                       [](const error& e) { FAIL() << to_string(e); });
+  EXPECT_EQ(text, "hi!");
+  anon_send_exit(front, exit_reason::user_shutdown);
+  anon_send_exit(worker, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, monitoring_a_remote_actor_reports_its_exit_reason) {
+  auto target = b.sys->spawn([](event_based_actor* self) {
+    return behavior{[self](stop_atom) { self->quit(exit_reason::user_shutdown); }};
+  });
+  auto remote = connect(target);
+  scoped_actor self{*a.sys};
+  self->monitor(remote);
+  self->send(remote, stop_atom_v);
+  error reason;
+  self->receive([&](const down_msg& msg) {
+    EXPECT_EQ(msg.source, remote);
+    reason = msg.reason;
+  }, after(5s) >> [] { FAIL() << "no down_msg"; });
+  EXPECT_EQ(reason, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, a_link_to_a_remote_actor_carries_exits_both_ways) {
+  auto target = b.sys->spawn([](event_based_actor* self) {
+    self->set_exit_handler([self](exit_msg& msg) { self->quit(msg.reason); });
+    return behavior{[self](stop_atom) { self->quit(exit_reason::kill); }};
+  });
+  auto remote = connect(target);
+  // A local actor linked to the remote one dies with it.
+  auto watcher = a.sys->spawn([remote](event_based_actor* self) {
+    self->link_to(remote);
+    return behavior{[](int32_t) {}};
+  });
+  scoped_actor self{*a.sys};
+  self->monitor(watcher);
+  self->send(remote, stop_atom_v);
+  error reason;
+  self->receive([&](const down_msg& msg) { reason = msg.reason; },
+                after(5s) >> [] { FAIL() << "the linked actor stayed alive"; });
+  EXPECT_EQ(reason, exit_reason::kill);
+  // The other way: a local actor's exit reaches the remote actor it linked.
+  auto target2 = b.sys->spawn([](event_based_actor* self) {
+    self->set_exit_handler([self](exit_msg& msg) { self->quit(msg.reason); });
+    return behavior{[](int32_t) {}};
+  });
+  auto remote2 = connect(target2);
+  scoped_actor observer{*b.sys};
+  observer->monitor(target2);
+  auto local = a.sys->spawn([remote2](event_based_actor* self) {
+    self->link_to(remote2);
+    return behavior{[self](stop_atom) { self->quit(exit_reason::user_shutdown); }};
+  });
+  // The link is made when the actor starts; a request round trip to the
+  // remote actor's node is not needed, as the exit goes the same way.
+  anon_send(local, stop_atom_v);
+  error reason2;
+  observer->receive([&](const down_msg& msg) { reason2 = msg.reason; },
+                    after(5s) >> [] { FAIL() << "the remote linked actor stayed alive"; });
+  EXPECT_EQ(reason2, exit_reason::user_shutdown);
+}
+
+TEST_F(remote_actor_test, a_node_that_stops_takes_its_proxies_and_waiting_requests_with_it) {
+  // b's actor never answers: the request waits until b is gone.
+  auto mute = b.sys->spawn([](event_based_actor* self) {
+    return behavior{[self](int32_t) { return self->make_response_promise(); }};
+  });
+  auto remote = connect(mute);
+  scoped_actor self{*a.sys};
+  self->monitor(remote);
+  self->send(remote, int32_t{0});
+  auto started = std::chrono::steady_clock::now();
+  auto req = self->request(remote, 60s, int32_t{1});
+  // Stop node b from another thread while the request waits.
+  std::thread stopper{[&] {
+    std::this_thread::sleep_for(100ms);
+    anon_send_exit(mute, exit_reason::kill);
+    b.sys.reset();
+  }};
+  error err;
+  req.receive([](int32_t) { FAIL() << "an answer from nobody"; },
+              [&](const error& e) { err = e; });
+  stopper.join();
+  EXPECT_TRUE(err) << "the request should fail";
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 30s);
+  error reason;
+  self->receive([&](const down_msg& msg) { reason = msg.reason; },
+                after(10s) >> [] { FAIL() << "no down_msg"; });
+  EXPECT_TRUE(reason == exit_reason::kill || reason == exit_reason::remote_link_unreachable)
+    << to_string(reason);
+}
+
+TEST_F(remote_actor_test, a_graceful_shutdown_delivers_everything_sent_before_it) {
+  constexpr int32_t n = 50000;
+  auto count = std::make_shared<std::atomic<int32_t>>(0);
+  auto sink = b.sys->spawn([count](event_based_actor*) {
+    return behavior{[count](int32_t) { count->fetch_add(1); }};
+  });
+  auto port = b.mm().publish(sink, 0);
+  ASSERT_TRUE(port);
+  {
+    node sender;
+    auto remote = sender.mm().remote_actor("127.0.0.1", *port);
+    ASSERT_TRUE(remote);
+    sender.sys->spawn([r = *remote](event_based_actor* self) {
+      for (int32_t i = 0; i < n; ++i)
+        self->send(r, i);
+      self->quit();
+    });
+    // The sender's system ends here: its destructor waits for the actor,
+    // then the network layer flushes and says goodbye.
+  }
+  for (int i = 0; i < 500 && count->load() < n; ++i)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(count->load(), n);
+  anon_send_exit(sink, exit_reason::user_shutdown);
+}
+
+TEST(remote_actor, sys_middleman_without_the_module_loaded_throws) {
+  actor_system_config cfg;
+  actor_system sys{cfg};
+  EXPECT_THROW(sys.middleman(), std::logic_error);
+}
