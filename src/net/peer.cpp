@@ -115,7 +115,7 @@ void peer::on_timer() {
   auto quiet = std::chrono::nanoseconds{now_ns() - last_write_ns_.load(std::memory_order_relaxed)};
   if (quiet >= cfg.heartbeat_interval) {
     std::lock_guard guard{out_mtx_};
-    if (!closed_) {
+    if (!closed_ && !goodbye_queued_) {
       write_empty_frame(out_, frame_kind::heartbeat);
       flush_locked();
     }
@@ -138,7 +138,8 @@ void peer::start_read() {
                               return;
                             if (ec) {
                               if (ec == asio::error::eof)
-                                self->close(self->lost("it closed the connection"));
+                                self->close(self->lost(self->closing_ ? "this node stopped"
+                                                                      : "it closed the connection"));
                               else
                                 self->close(self->lost("reading failed: " + ec.message()));
                               return;
@@ -224,7 +225,7 @@ bool peer::handle_frame(frame_kind kind, std::span<const std::byte> body) {
     case frame_kind::heartbeat:
       return true;
     case frame_kind::goodbye:
-      close(lost("it stopped"));
+      close(lost(closing_ ? "this node stopped" : "it stopped"));
       return false;
   }
   return true;
@@ -366,9 +367,10 @@ void peer::close_gracefully() {
     return;
   closing_ = true;
   std::lock_guard guard{out_mtx_};
-  if (closed_)
+  if (closed_ || goodbye_queued_)
     return;
   write_empty_frame(out_, frame_kind::goodbye);
+  goodbye_queued_ = true;
   if (!io_writing_) {
     // Through the I/O thread, so that its completion closes.
     io_writing_ = true;
@@ -392,8 +394,13 @@ void peer::start_io_write() {
                       if (self->out_.empty()) {
                         self->io_writing_ = false;
                         if (self->closing_) {
+                          // The goodbye is out. Closing now, with a heartbeat
+                          // unread, would reset the connection and drop
+                          // what the peer has not read yet: end the sending
+                          // side and read on until the peer closes too.
                           guard.unlock();
-                          self->close(self->lost("this node stopped"));
+                          boost::system::error_code ignored;
+                          self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
                         }
                         return;
                       }
@@ -417,6 +424,9 @@ error peer::send(const mailbox_element& elem, uint64_t receiver) {
     std::lock_guard guard{out_mtx_};
     if (closed_)
       return close_reason_;
+    if (goodbye_queued_)
+      return make_error(exit_reason::remote_link_unreachable,
+                        "the connection to node " + remote_.node.to_string() + " is closing");
     for (auto id : types)
       if (!peer_knows_.test(id))
         return make_error(errc::unsupported_type,
@@ -468,7 +478,7 @@ bool peer::send_down(uint64_t id, const error& reason) {
     // Released outside the lock: it may be the last reference.
     auto ref = std::move(i->second);
     exports_.erase(i);
-    if (!closed_)
+    if (!closed_ && !goodbye_queued_)
       write_down(out_, id, reason);
   }
   schedule_flush();
@@ -488,7 +498,9 @@ void peer::flush() noexcept {
 }
 
 void peer::flush_locked() noexcept {
-  if (closed_ || io_writing_ || out_.empty())
+  // After the goodbye only the I/O thread writes: the goodbye, then the end
+  // of the sending side.
+  if (closed_ || io_writing_ || out_.empty() || goodbye_queued_)
     return;
   auto n = ::send(fd_, out_.data(), out_.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
   if (n == static_cast<ssize_t>(out_.size())) {

@@ -170,6 +170,8 @@ private:
   byte_buffer out_;
   bool io_writing_ = false;
   bool closed_ = false;
+  /// Set once close_gracefully() queued the goodbye: nothing follows it.
+  bool goodbye_queued_ = false;
   error close_reason_;
   std::unordered_map<uint64_t, pending_request> pending_;
   std::unordered_map<uint64_t, strong_actor_ptr> exports_;

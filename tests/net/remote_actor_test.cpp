@@ -375,7 +375,7 @@ TEST_F(remote_actor_test, a_graceful_shutdown_delivers_everything_sent_before_it
     // The sender's system ends here: its destructor waits for the actor,
     // then the network layer flushes and says goodbye.
   }
-  for (int i = 0; i < 500 && count->load() < n; ++i)
+  for (int i = 0; i < 1000 && count->load() < n; ++i)
     std::this_thread::sleep_for(10ms);
   EXPECT_EQ(count->load(), n);
   anon_send_exit(sink, exit_reason::user_shutdown);
