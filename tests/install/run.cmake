@@ -53,7 +53,7 @@ endif()
 
 run("build the consumer" "${CMAKE_COMMAND}" --build "${build}" --config "${CONFIG}")
 
-foreach(name IN ITEMS troupe_consumer troupe_consumer_test)
+foreach(name IN ITEMS troupe_consumer troupe_consumer_test troupe_consumer_net)
   set(exe "${build}/${name}")
   if(NOT EXISTS "${exe}")
     set(exe "${build}/${CONFIG}/${name}")
