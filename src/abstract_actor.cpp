@@ -17,6 +17,10 @@ void actor_control_block::on_last_strong_ref() noexcept {
   weak_deref();
 }
 
+bool abstract_actor::add_muted(strong_actor_ptr) {
+  return false;
+}
+
 error abstract_actor::fail_state() const {
   std::lock_guard guard{mtx_};
   return fail_state_;

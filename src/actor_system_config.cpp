@@ -632,6 +632,13 @@ actor_system_config::actor_system_config() {
                                  "closes its connection";
   add_builtin(std::move(max_message_size));
 
+  auto send_buffer = detail::make_config_option(&net.send_buffer, nd::min_send_buffer,
+                                                nd::max_send_buffer);
+  send_buffer.key = "troupe.net.send-buffer";
+  send_buffer.description = "bytes a connection holds for its peer before the actors "
+                            "sending to it are muted (until half are out)";
+  add_builtin(std::move(send_buffer));
+
   auto verbosity = make_enum_option(&logger_verbosity, '<' + join(log_level_names, "|") + '>',
                                     "one of " + join(log_level_names, ", "));
   verbosity.key = "troupe.logger.verbosity";

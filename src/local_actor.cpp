@@ -78,7 +78,29 @@ size_t local_actor::mailbox_capacity() const noexcept {
   return b != nullptr ? b->capacity.load(std::memory_order_relaxed) : 0;
 }
 
-void local_actor::request_mute(local_actor*) {
+namespace detail {
+
+void mute_running_actor(abstract_actor* full) {
+  running_actor->request_mute(full);
+}
+
+void resume_muted(const strong_actor_ptr& x) {
+  static_cast<local_actor*>(x->get())->resume_muted();
+}
+
+} // namespace detail
+
+bool local_actor::mailbox_full() const noexcept {
+  auto cap = mailbox_capacity();
+  return cap != 0 && mailbox_size() >= cap;
+}
+
+bool local_actor::mailbox_drained() const noexcept {
+  auto cap = mailbox_capacity();
+  return cap == 0 || mailbox_size() < cap / 2 || terminated();
+}
+
+void local_actor::request_mute(abstract_actor*) {
   // Only event-based actors are ever muted.
 }
 

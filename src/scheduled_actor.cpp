@@ -146,7 +146,7 @@ void scheduled_actor::initialize() {
 
 // -- back-pressure -------------------------------------------------------------------
 
-void scheduled_actor::request_mute(local_actor* full) {
+void scheduled_actor::request_mute(abstract_actor* full) {
   if (detached_ || mute_target_)
     return;
   // Under pressure itself, it must keep draining its own mailbox: two full
@@ -164,7 +164,7 @@ bool scheduled_actor::try_mute() {
   // add_muted's fence orders the flag before our look at our own size.
   muted_.store(true, std::memory_order_release);
   // Whoever clears the flag runs us: if a sender did, we stop here.
-  if (!static_cast<local_actor*>(target->get())->add_muted(self_ptr()))
+  if (!target->get()->add_muted(self_ptr()))
     return !muted_.exchange(false, std::memory_order_acq_rel);
   // Our own mailbox filled up meanwhile: we must keep draining it, or two
   // actors muted on each other would both wait forever. Senders that push

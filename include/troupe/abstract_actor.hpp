@@ -98,6 +98,25 @@ public:
   void add_monitor(const actor_addr& observer);
   void remove_monitor(const actor_addr& observer);
 
+  /// True if the actor's bounded mailbox is at its capacity; false for an
+  /// unbounded one. Any thread.
+  virtual bool mailbox_full() const noexcept {
+    return false;
+  }
+
+  /// True once the actor's bounded mailbox is below half its capacity (or
+  /// unbounded, or closed). Any thread.
+  virtual bool mailbox_drained() const noexcept {
+    return true;
+  }
+
+  /// Keeps `sender`, an event-based actor that sent to this one while it
+  /// had no room, muted until there is room again (local_actor: its bounded
+  /// mailbox drains; a proxy: its connection's buffer); false if there is
+  /// room already, and for actors that never run out of it. The thread
+  /// running `sender`, as its handler returns.
+  virtual bool add_muted(strong_actor_ptr sender);
+
   /// Called when the last strong reference is gone: terminates the actor
   /// with exit_reason::unreachable unless it already terminated.
   virtual void on_unreachable() noexcept;

@@ -453,6 +453,7 @@ struct net_config {
   std::chrono::milliseconds heartbeat_timeout = defaults::net::heartbeat_timeout;
   std::chrono::milliseconds handshake_timeout = defaults::net::handshake_timeout;
   size_t max_message_size = defaults::net::max_message_size;
+  size_t send_buffer = defaults::net::send_buffer;
 };
 
 class actor_system_config;

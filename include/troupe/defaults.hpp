@@ -185,6 +185,11 @@ inline constexpr std::chrono::milliseconds handshake_timeout{5000};
 /// troupe.net.max-message-size: a frame larger than this closes the
 /// connection that sent it.
 inline constexpr size_t max_message_size = size_t{64} << 20;
+/// troupe.net.send-buffer: bytes a connection holds for its peer before it
+/// mutes the actors that send to it, until half of them are out.
+inline constexpr size_t send_buffer = size_t{16} << 20;
+inline constexpr size_t min_send_buffer = size_t{64} << 10;
+inline constexpr size_t max_send_buffer = size_t{4} << 30;
 inline constexpr std::chrono::milliseconds min_interval{1};
 inline constexpr std::chrono::milliseconds max_interval{3'600'000};
 inline constexpr size_t min_message_size = 1024;

@@ -72,6 +72,16 @@ private:
   bool before_;
 };
 
+/// Mutes the actor this thread runs (running_actor, not null) once its
+/// handler returns, until `full` has room again: what a send to a full
+/// bounded mailbox does, for senders to other full things (a network
+/// connection's buffer).
+void mute_running_actor(abstract_actor* full);
+
+/// Runs `x` again, an actor that `full->add_muted(x)` kept muted; of
+/// concurrent callers only one schedules it. Any thread.
+void resume_muted(const strong_actor_ptr& x);
+
 } // namespace detail
 
 class local_actor : public abstract_actor {
@@ -246,6 +256,10 @@ public:
   /// The bound of the mailbox; 0 if it has none. Any thread.
   size_t mailbox_capacity() const noexcept;
 
+  bool mailbox_full() const noexcept override;
+
+  bool mailbox_drained() const noexcept override;
+
   /// What the actor waits on, for the shutdown report: queued messages,
   /// pending requests, a blocking receive, messages sent to itself. Any
   /// thread; the figures are a recent snapshot.
@@ -296,11 +310,15 @@ protected:
   }
 
   /// Mutes this actor, which runs now on this thread, once its handler
-  /// returns, until `full`'s mailbox drains (unless it can't be muted).
-  virtual void request_mute(local_actor* full);
+  /// returns, until `full` has room again: its mailbox drained, or (a proxy)
+  /// its connection's buffer (unless this actor can't be muted).
+  virtual void request_mute(abstract_actor* full);
 
   /// Runs a muted actor again (schedules it).
   virtual void unmute();
+
+  friend void detail::mute_running_actor(abstract_actor* full);
+  friend void detail::resume_muted(const strong_actor_ptr& x);
 
   /// Runs this actor again if it is muted; any thread may call it, and of
   /// concurrent callers only one schedules it.
@@ -314,7 +332,7 @@ protected:
 
   /// Keeps `sender` muted until this mailbox drains below half its bound;
   /// false if it has drained already (or is unbounded or closed).
-  bool add_muted(strong_actor_ptr sender);
+  bool add_muted(strong_actor_ptr sender) override;
 
   void note_self_send() noexcept {
     self_sends_.store(self_sends_.load(std::memory_order_relaxed) + 1,

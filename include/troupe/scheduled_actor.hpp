@@ -281,7 +281,7 @@ public:
   std::function<void()> wake_detached;
 
 protected:
-  void request_mute(local_actor* full) override;
+  void request_mute(abstract_actor* full) override;
 
   void unmute() override;
 

@@ -58,6 +58,10 @@ size_t middleman::connected_nodes() const {
   return impl_->connected_nodes();
 }
 
+size_t middleman::buffered_bytes() const {
+  return impl_->buffered_bytes();
+}
+
 expected<uint16_t> middleman::publish_impl(strong_actor_ptr hdl,
                                            std::vector<std::string> interface, uint16_t port,
                                            std::string address) {
@@ -367,6 +371,14 @@ size_t middleman_impl::connected_nodes() const {
                         [&](const node_id* n) { return *n == p->remote().node; }))
       nodes.push_back(&p->remote().node);
   return nodes.size();
+}
+
+size_t middleman_impl::buffered_bytes() const {
+  std::lock_guard guard{mtx_};
+  size_t total = 0;
+  for (auto& p : peers_)
+    total += p->buffered();
+  return total;
 }
 
 void middleman_impl::add_peer(std::shared_ptr<peer> p) {

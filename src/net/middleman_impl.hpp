@@ -74,6 +74,8 @@ public:
   /// Connections that completed their handshake.
   size_t connected_nodes() const;
 
+  size_t buffered_bytes() const;
+
   /// Called by a peer as it closes (I/O thread).
   void remove_peer(const peer* p);
 

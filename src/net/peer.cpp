@@ -4,6 +4,7 @@
 #include "proxy.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/local_actor.hpp"
 #include "troupe/logger.hpp"
 #include "troupe/serialization/binary_deserializer.hpp"
 #include "troupe/serialization/binary_serializer.hpp"
@@ -36,9 +37,11 @@ peer::peer(middleman_impl& mm, tcp::socket socket, strong_actor_ptr published,
            std::vector<std::string> interface)
   : mm_(mm.shared_from_this()),
     max_message_size_(mm.config().max_message_size),
+    send_buffer_(mm.config().send_buffer),
     fd_(socket.native_handle()),
     socket_(std::move(socket)),
     timer_(mm.io()),
+    pause_timer_(mm.io()),
     rd_buf_(initial_read_buffer) {
   boost::system::error_code ec;
   auto ep = socket_.remote_endpoint(ec);
@@ -103,6 +106,9 @@ void peer::on_timer() {
   }
   auto& cfg = mm_->config();
   auto now = clock::now();
+  // Not reading (a receiver is full): silence says nothing of the peer.
+  if (paused_for_)
+    last_read_ = now;
   if (now - last_read_ > cfg.heartbeat_timeout) {
     close(lost("it sent nothing for "
                + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -121,6 +127,24 @@ void peer::on_timer() {
     }
   }
   arm_timer(cfg.heartbeat_interval);
+}
+
+void peer::pause_reading() {
+  // The kernel's buffers fill, then the peer's: its senders are muted.
+  // Polled: a mailbox has no one to tell when it drains.
+  pause_timer_.expires_after(std::chrono::milliseconds{1});
+  pause_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    if (ec || self->closed_io_)
+      return;
+    if (!self->paused_for_->get()->mailbox_drained()) {
+      self->pause_reading();
+      return;
+    }
+    self->paused_for_ = nullptr;
+    self->last_read_ = clock::now();
+    // What the buffer still holds first.
+    self->on_read(0);
+  });
 }
 
 void peer::start_read() {
@@ -181,6 +205,10 @@ void peer::on_read(size_t n) {
     rd_begin_ += total;
     if (!handle_frame(kind, body))
       return;
+    if (paused_for_) [[unlikely]] {
+      pause_reading();
+      return;
+    }
   }
   if (rd_begin_ == rd_end_) {
     rd_begin_ = rd_end_ = 0;
@@ -315,7 +343,10 @@ void peer::handle_message(std::span<const std::byte> body) {
     mm_->system().add_dead_letter(msg, why);
     return;
   }
-  dest->get()->enqueue(make_mailbox_element(std::move(sender), mid, std::move(msg)), nullptr);
+  auto* target = dest->get();
+  target->enqueue(make_mailbox_element(std::move(sender), mid, std::move(msg)), nullptr);
+  if (target->mailbox_full()) [[unlikely]]
+    paused_for_ = std::move(dest);
 }
 
 strong_actor_ptr peer::proxy_for(uint64_t remote_id) {
@@ -334,6 +365,7 @@ void peer::close(const error& reason) {
   closed_io_ = true;
   std::unordered_map<uint64_t, pending_request> pending;
   std::unordered_map<uint64_t, strong_actor_ptr> exports;
+  std::vector<strong_actor_ptr> unmuted;
   {
     std::lock_guard guard{out_mtx_};
     closed_ = true;
@@ -341,11 +373,17 @@ void peer::close(const error& reason) {
     pending.swap(pending_);
     exports.swap(exports_);
     last_export_ = nullptr;
+    unmuted.swap(muted_);
+    buffered_.store(0, std::memory_order_relaxed);
   }
+  // They send again, and their messages bounce.
+  resume(std::move(unmuted));
   boost::system::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);
   timer_.cancel();
+  pause_timer_.cancel();
+  paused_for_ = nullptr;
   if (is_up())
     TROUPE_LOG_INFO("net", "disconnected from node {}: {}", remote_name(), to_string(reason));
   auto proxies = std::move(proxies_);
@@ -393,19 +431,23 @@ void peer::start_io_write() {
                         return;
                       if (self->out_.empty()) {
                         self->io_writing_ = false;
+                        auto unmuted = self->take_unmuted_locked();
+                        guard.unlock();
+                        resume(std::move(unmuted));
                         if (self->closing_) {
                           // The goodbye is out. Closing now, with a heartbeat
                           // unread, would reset the connection and drop
                           // what the peer has not read yet: end the sending
                           // side and read on until the peer closes too.
-                          guard.unlock();
                           boost::system::error_code ignored;
                           self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
                         }
                         return;
                       }
                       self->io_buf_.swap(self->out_);
+                      auto unmuted = self->take_unmuted_locked();
                       guard.unlock();
+                      resume(std::move(unmuted));
                       self->start_io_write();
                     });
 }
@@ -418,7 +460,7 @@ void peer::fail_write(const boost::system::error_code& ec) {
 
 // -- any thread -------------------------------------------------------------------
 
-error peer::send(const mailbox_element& elem, uint64_t receiver) {
+error peer::send(const mailbox_element& elem, uint64_t receiver, bool& full) {
   auto types = elem.payload.types();
   {
     std::lock_guard guard{out_mtx_};
@@ -462,9 +504,36 @@ error peer::send(const mailbox_element& elem, uint64_t receiver) {
     if (elem.mid.is_request() && sender_local)
       pending_.emplace(pending_key(elem.sender->id(), elem.mid.request_number()),
                        pending_request{elem.sender, elem.mid});
+    full = pending_locked() >= send_buffer_;
   }
   schedule_flush();
   return {};
+}
+
+bool peer::add_muted(strong_actor_ptr sender) {
+  std::lock_guard guard{out_mtx_};
+  if (closed_ || pending_locked() < send_buffer_ / 2)
+    return false;
+  muted_.push_back(std::move(sender));
+  return true;
+}
+
+size_t peer::pending_locked() noexcept {
+  auto n = out_.size() + (io_writing_ ? io_buf_.size() : 0);
+  buffered_.store(n, std::memory_order_relaxed);
+  return n;
+}
+
+std::vector<strong_actor_ptr> peer::take_unmuted_locked() {
+  std::vector<strong_actor_ptr> result;
+  if (!muted_.empty() && (closed_ || pending_locked() < send_buffer_ / 2))
+    result.swap(muted_);
+  return result;
+}
+
+void peer::resume(std::vector<strong_actor_ptr> muted) {
+  for (auto& x : muted)
+    troupe::detail::resume_muted(x);
 }
 
 bool peer::send_down(uint64_t id, const error& reason) {
@@ -493,8 +562,13 @@ void peer::schedule_flush() {
 }
 
 void peer::flush() noexcept {
-  std::lock_guard guard{out_mtx_};
-  flush_locked();
+  std::vector<strong_actor_ptr> unmuted;
+  {
+    std::lock_guard guard{out_mtx_};
+    flush_locked();
+    unmuted = take_unmuted_locked();
+  }
+  resume(std::move(unmuted));
 }
 
 void peer::flush_locked() noexcept {

@@ -87,7 +87,16 @@ public:
   /// running actor yields (or at once outside a resume). An error says
   /// why it was not sent: the connection is closed, or the peer has no
   /// type of that name, or the message does not serialize or is too large.
-  error send(const mailbox_element& elem, uint64_t receiver);
+  error send(const mailbox_element& elem, uint64_t receiver, bool& full);
+
+  /// Keeps `sender` muted until half of troupe.net.send-buffer is out;
+  /// false if it is already (or the connection closed).
+  bool add_muted(strong_actor_ptr sender);
+
+  /// Bytes queued for the peer that the kernel has not taken yet.
+  size_t buffered() const noexcept {
+    return buffered_.load(std::memory_order_relaxed);
+  }
 
   /// Tells the peer that our actor `id` terminated, if it was exported to
   /// it; false if it was not.
@@ -130,9 +139,17 @@ private:
   void handle_message(std::span<const std::byte> body);
   void start_io_write();
   void on_timer();
+  /// Reading waits until paused_for_'s mailbox drains.
+  void pause_reading();
   void arm_timer(clock::duration delay);
   /// Writes out_ now, or arranges for it (out_mtx_ held).
   void flush_locked() noexcept;
+  /// Bytes not yet taken by the kernel (out_mtx_ held); updates buffered_.
+  size_t pending_locked() noexcept;
+  /// The muted senders to run again, if the buffer is below half its bound
+  /// (out_mtx_ held); run them with resume() once the lock is released.
+  std::vector<strong_actor_ptr> take_unmuted_locked();
+  static void resume(std::vector<strong_actor_ptr> muted);
   /// Defers or runs a flush, as the calling thread allows.
   void schedule_flush();
   /// The local actor `id` exported to this peer, or a published one.
@@ -144,11 +161,15 @@ private:
   // Keeps the io_context alive as long as the socket and timer.
   std::shared_ptr<middleman_impl> mm_;
   const size_t max_message_size_;
+  const size_t send_buffer_;
   int fd_;
 
   // I/O thread.
   tcp::socket socket_;
   boost::asio::steady_timer timer_;
+  // Reading waits while this receiver's bounded mailbox is full.
+  boost::asio::steady_timer pause_timer_;
+  strong_actor_ptr paused_for_;
   std::vector<std::byte> rd_buf_;
   size_t rd_begin_ = 0;
   size_t rd_end_ = 0;
@@ -175,6 +196,8 @@ private:
   error close_reason_;
   std::unordered_map<uint64_t, pending_request> pending_;
   std::unordered_map<uint64_t, strong_actor_ptr> exports_;
+  /// Senders muted while the buffer was over troupe.net.send-buffer.
+  std::vector<strong_actor_ptr> muted_;
   actor_control_block* last_export_ = nullptr;
   bool sender_local_ = false;
   /// Written by the I/O thread while io_writing_ (out_mtx_ not needed).
@@ -182,6 +205,7 @@ private:
 
   // Any thread.
   std::atomic<int64_t> last_write_ns_{0};
+  std::atomic<size_t> buffered_{0};
 };
 
 } // namespace troupe::net::detail

@@ -27,6 +27,9 @@ public:
 
   std::string wait_report() const override;
 
+  /// Keeps `sender` muted until the connection's buffer is half empty.
+  bool add_muted(strong_actor_ptr sender) override;
+
   /// Terminates the proxy with `reason`: the remote actor died or its node
   /// was lost. Any thread.
   void kill(error reason) {
@@ -47,6 +50,9 @@ protected:
   }
 
 private:
+  /// The connection's buffer reached troupe.net.send-buffer.
+  void on_full();
+
   std::shared_ptr<peer> owner_;
   uint64_t remote_id_;
 };

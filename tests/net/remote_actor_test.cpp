@@ -12,9 +12,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace std::chrono_literals;
@@ -385,4 +387,62 @@ TEST(remote_actor, sys_middleman_without_the_module_loaded_throws) {
   actor_system_config cfg;
   actor_system sys{cfg};
   EXPECT_THROW(sys.middleman(), std::logic_error);
+}
+
+TEST(remote_actor_flow, a_fast_sender_to_a_slow_remote_receiver_keeps_both_buffers_bounded) {
+  // b's receiver is slow and its mailbox bounded; a's connection holds at
+  // most 256 KiB before its sender is muted.
+  constexpr int rounds = 200;
+  constexpr int per_round = 100;
+  actor_system_config b_cfg;
+  b_cfg.load<net::middleman>();
+  b_cfg.shutdown_grace_period = 200ms;
+  actor_system b{b_cfg};
+  auto received = std::make_shared<std::atomic<int>>(0);
+  auto most_queued = std::make_shared<std::atomic<size_t>>(0);
+  auto slow = b.spawn(mailbox_limit{500}, [received, most_queued](event_based_actor* self) {
+    return behavior{[self, received, most_queued](int32_t, const std::string&) {
+      auto queued = self->mailbox_size();
+      if (queued > most_queued->load())
+        most_queued->store(queued);
+      std::this_thread::sleep_for(20us);
+      received->fetch_add(1);
+    }};
+  });
+  auto port = b.middleman().publish(slow, 0);
+  ASSERT_TRUE(port);
+  actor_system_config a_cfg;
+  a_cfg.load<net::middleman>();
+  a_cfg.net.send_buffer = 256 * 1024;
+  a_cfg.shutdown_grace_period = 200ms;
+  actor_system a{a_cfg};
+  auto remote = a.middleman().remote_actor("127.0.0.1", *port);
+  ASSERT_TRUE(remote);
+  auto most_buffered = std::make_shared<std::atomic<size_t>>(0);
+  auto& mm = a.middleman();
+  a.spawn([r = *remote, most_buffered, &mm](event_based_actor* self) {
+    auto round = std::make_shared<int>(0);
+    self->send(self, ok_atom_v);
+    return behavior{[self, r, round, most_buffered, &mm](ok_atom) {
+      auto buffered = mm.buffered_bytes();
+      if (buffered > most_buffered->load())
+        most_buffered->store(buffered);
+      std::string pad(1024, 'x');
+      for (int i = 0; i < per_round; ++i)
+        self->send(r, int32_t{i}, pad);
+      if (++*round < rounds)
+        self->send(self, ok_atom_v);
+      else
+        self->quit();
+    }};
+  });
+  for (int i = 0; i < 3000 && received->load() < rounds * per_round; ++i)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(received->load(), rounds * per_round);
+  // One round (about 110 KB) may go over the bound before the sender pauses.
+  EXPECT_LT(most_buffered->load(), 256u * 1024 + 2 * per_round * 1100);
+  // The reading pauses while the receiver's mailbox is full: it holds at
+  // most its bound plus one read's frames.
+  EXPECT_LT(most_queued->load(), 500u + 70);
+  anon_send_exit(slow, exit_reason::user_shutdown);
 }

@@ -94,6 +94,11 @@ public:
   /// Connections to other nodes that completed their handshake.
   size_t connected_nodes() const;
 
+  /// Bytes queued for peers that the kernel has not taken yet, over all
+  /// connections: at most about troupe.net.send-buffer each, as senders
+  /// are muted beyond it.
+  size_t buffered_bytes() const;
+
   actor_system& system() const noexcept {
     return sys_;
   }
