@@ -99,6 +99,8 @@ actor_system_module* actor_system::module(std::string_view name) const noexcept 
 }
 
 actor_system::~actor_system() {
+  // Named actors are kept for lookups, not for ever.
+  names_.clear();
   // Actors that keep running are working: wait for them (as CAF does), and
   // say so once. Actors that are alive but have not run for a whole grace
   // period wait for something that will not come: stop them.

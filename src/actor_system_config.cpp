@@ -648,6 +648,16 @@ actor_system_config::actor_system_config() {
 
 actor_system_config::~actor_system_config() = default;
 
+void actor_system_config::add_actor_factory(std::string name, actor_factory make) {
+  actor_factories_[std::move(name)] = std::move(make);
+}
+
+const actor_system_config::actor_factory*
+actor_system_config::find_actor_factory(std::string_view name) const {
+  auto i = actor_factories_.find(name);
+  return i != actor_factories_.end() ? &i->second : nullptr;
+}
+
 void actor_system_config::add_module(std::string_view name, module_factory make) {
   for (auto& [known, fn] : modules_)
     if (known == name)

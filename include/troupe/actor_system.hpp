@@ -13,6 +13,7 @@
 
 #include "troupe/actor.hpp"
 #include "troupe/actor_clock.hpp"
+#include "troupe/actor_registry.hpp"
 #include "troupe/actor_system_config.hpp"
 #include "troupe/actor_system_module.hpp"
 #include "troupe/blocking_actor.hpp"
@@ -271,6 +272,11 @@ public:
     return cfg_;
   }
 
+  /// Actors by name (as CAF's sys.registry()).
+  actor_registry& registry() noexcept {
+    return names_;
+  }
+
   /// The loaded module called `name`, or null.
   actor_system_module* module(std::string_view name) const noexcept;
 
@@ -363,6 +369,7 @@ private:
   std::array<registry_shard, registry_shards> registry_;
   struct thread_registry;
   std::unique_ptr<thread_registry> threads_;
+  actor_registry names_;
   // Built and started by the constructor, stopped once by the destructor.
   std::vector<std::unique_ptr<actor_system_module>> modules_;
 };

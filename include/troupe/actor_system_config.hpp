@@ -47,6 +47,7 @@
 // outside it is an error naming the key and the range. A parse that fails
 // changes no option.
 
+#include "troupe/actor_control_block.hpp"
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
 #include "troupe/logger.hpp"
@@ -58,6 +59,7 @@
 #include <functional>
 #include <memory>
 #include <limits>
+#include <map>
 #include <ratio>
 #include <span>
 #include <stdexcept>
@@ -460,6 +462,13 @@ class actor_system_config;
 class actor_system_module;
 class opt_group;
 
+/// An actor spawned by name (actor_system_config::add_actor_type).
+struct spawned_actor {
+  strong_actor_ptr hdl;
+  /// The interface of its handle type (none: dynamically typed).
+  std::vector<std::string> interface;
+};
+
 /// What an opt_group adds options to: CAF's config_option_set, here a
 /// handle to the config it is a member of (actor_system_config's
 /// custom_options_).
@@ -517,6 +526,18 @@ public:
   }
 
   using module_factory = std::unique_ptr<actor_system_module> (*)(actor_system&);
+
+  /// Spawns an actor type by name from a message of arguments.
+  using actor_factory = std::function<expected<spawned_actor>(actor_system&, const message&)>;
+
+  /// Lets `fn`, any function spawn() takes, be spawned by `name` (as CAF's
+  /// add_actor_type); defined in troupe/actor_factory.hpp. A second type
+  /// of the same name replaces the first.
+  template <class F>
+  actor_system_config& add_actor_type(std::string name, F fn);
+
+  /// The factory of actor type `name`, or null.
+  const actor_factory* find_actor_factory(std::string_view name) const;
 
   /// The modules load() added, in order.
   const std::vector<std::pair<std::string_view, module_factory>>& modules() const noexcept {
@@ -631,6 +652,9 @@ private:
 
   void add_module(std::string_view name, module_factory make);
 
+  void add_actor_factory(std::string name, actor_factory make);
+
+  std::map<std::string, actor_factory, std::less<>> actor_factories_;
   std::vector<std::pair<std::string_view, module_factory>> modules_;
   std::vector<detail::config_option> options_;
   std::vector<std::string> remainder_;

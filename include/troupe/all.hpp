@@ -3,8 +3,10 @@
 // Everything a Troupe program usually needs.
 
 #include "troupe/actor.hpp"
+#include "troupe/actor_factory.hpp"
 #include "troupe/actor_from_state.hpp"
 #include "troupe/actor_system.hpp"
+#include "troupe/actor_registry.hpp"
 #include "troupe/actor_system_config.hpp"
 #include "troupe/atoms.hpp"
 #include "troupe/behavior.hpp"

@@ -3,7 +3,9 @@
 #include "middleman_impl.hpp"
 #include "peer.hpp"
 
+#include "troupe/atoms.hpp"
 #include "troupe/detail/thread_name.hpp"
+#include "troupe/scoped_actor.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/logger.hpp"
 #include "troupe/system_messages.hpp"
@@ -50,8 +52,27 @@ expected<void> middleman::unpublish(uint16_t port) {
   return impl_->unpublish(port);
 }
 
-std::string middleman::this_node() const {
-  return impl_->this_node().to_string();
+const node_id& middleman::this_node() const {
+  return impl_->this_node();
+}
+
+expected<uint16_t> middleman::open(uint16_t port, std::string address) {
+  return impl_->publish(nullptr, {}, port, std::move(address));
+}
+
+expected<node_id> middleman::connect(std::string host, uint16_t port) {
+  return impl_->connect(std::move(host), port);
+}
+
+expected<strong_actor_ptr> middleman::remote_lookup_impl(std::vector<std::string> interface,
+                                                         std::string name, const node_id& node) {
+  return impl_->remote_lookup(std::move(interface), std::move(name), node);
+}
+
+expected<strong_actor_ptr> middleman::remote_spawn_impl(std::vector<std::string> interface,
+                                                        const node_id& node, std::string name,
+                                                        message args) {
+  return impl_->remote_spawn(std::move(interface), node, std::move(name), std::move(args));
 }
 
 size_t middleman::connected_nodes() const {
@@ -65,6 +86,8 @@ size_t middleman::buffered_bytes() const {
 expected<uint16_t> middleman::publish_impl(strong_actor_ptr hdl,
                                            std::vector<std::string> interface, uint16_t port,
                                            std::string address) {
+  if (!hdl)
+    return make_error(errc::cannot_publish_invalid_actor, "publish() of an invalid handle");
   return impl_->publish(std::move(hdl), std::move(interface), port, std::move(address));
 }
 
@@ -113,6 +136,24 @@ void middleman_impl::start() {
     return behavior{[](const exit_msg&) {}};
   });
   watcher_addr_ = watcher_.address();
+  service_ = sys_.spawn<hidden>([](event_based_actor* self) {
+    auto answer = [self](message request) -> result<actor, std::vector<std::string>> {
+      auto x = local_service(self->system(), std::move(request));
+      if (!x)
+        return error{x.error().code(), x.error().category(),
+                     "node " + self->system().middleman().this_node().to_string() + ": "
+                       + x.error().context()};
+      return {actor{std::move(x->hdl)}, std::move(x->interface)};
+    };
+    return behavior{
+      [answer](get_atom, const std::string& name) {
+        return answer(make_message(get_atom_v, name));
+      },
+      [answer](spawn_atom, const std::string& name, const message& args) {
+        return answer(make_message(spawn_atom_v, name, args));
+      },
+    };
+  });
   work_.emplace(io_.get_executor());
   thread_ = std::thread{[this] {
     troupe::detail::no_push_wait over_the_bound;
@@ -161,13 +202,13 @@ void middleman_impl::stop() noexcept {
   thread_.join();
   anon_send_exit(watcher_, exit_reason::user_shutdown);
   watcher_ = nullptr;
+  anon_send_exit(service_, exit_reason::user_shutdown);
+  service_ = nullptr;
 }
 
 expected<uint16_t> middleman_impl::publish(strong_actor_ptr hdl,
                                            std::vector<std::string> interface, uint16_t port,
                                            std::string address) {
-  if (!hdl)
-    return make_error(errc::cannot_publish_invalid_actor, "publish() of an invalid handle");
   if (address.empty())
     address = "127.0.0.1";
   boost::system::error_code ec;
@@ -202,7 +243,10 @@ expected<uint16_t> middleman_impl::publish(strong_actor_ptr hdl,
   asio::post(io_, [this, acceptor, hdl, interface]() mutable {
     accept(std::move(acceptor), std::move(hdl), std::move(interface));
   });
-  TROUPE_LOG_INFO("net", "actor#{} published on {}:{}", hdl->id(), address, actual);
+  if (hdl)
+    TROUPE_LOG_INFO("net", "actor#{} published on {}:{}", hdl->id(), address, actual);
+  else
+    TROUPE_LOG_INFO("net", "listening on {}:{}", address, actual);
   return actual;
 }
 
@@ -251,52 +295,19 @@ void middleman_impl::accept(std::shared_ptr<tcp::acceptor> acceptor, strong_acto
   });
 }
 
-expected<strong_actor_ptr> middleman_impl::remote_actor(std::vector<std::string> interface,
-                                                        std::string host, uint16_t port) {
-  using result_type = expected<strong_actor_ptr>;
-  auto done = std::make_shared<std::promise<result_type>>();
-  auto fut = done->get_future();
-  {
-    std::lock_guard guard{mtx_};
-    if (stopped_)
-      return make_error(errc::system_shutdown, "remote_actor(): the network layer has stopped");
-  }
-  auto target = host + ":" + std::to_string(port);
+void middleman_impl::start_connect(std::string host, uint16_t port, connected_fn fn) {
   auto resolver = std::make_shared<tcp::resolver>(io_);
   auto socket = std::make_shared<tcp::socket>(io_);
-  auto on_handshake = [this, done, interface, target](peer& p, const error& err) {
+  auto on_handshake = [this, fn](peer& p, const error& err) {
     if (err) {
-      done->set_value(make_error(errc::cannot_connect_to_node,
-                                 "remote_actor(" + target + "): " + to_string(err)));
+      fn(nullptr, p.remote(), err);
       return;
     }
     auto& hello = p.remote();
-    if (hello.published == 0) {
-      done->set_value(make_error(errc::cannot_connect_to_node,
-                                 "remote_actor(" + target + "): node "
-                                   + hello.node.to_string() + " publishes no actor there"));
-      p.close_gracefully();
-      return;
-    }
-    for (auto& sig : interface)
-      if (std::find(hello.interface.begin(), hello.interface.end(), sig) == hello.interface.end()) {
-        done->set_value(make_error(
-          errc::unexpected_actor_messaging_interface,
-          "remote_actor(" + target + "): the handle expects " + join(interface) + ", node "
-            + hello.node.to_string() + " publishes "
-            + (hello.interface.empty() ? "a dynamically typed actor" : join(hello.interface))));
-        p.close_gracefully();
-        return;
-      }
     if (hello.node == node_) {
-      // Connected to ourselves: the actor itself, not a proxy.
-      auto self = published_actor(hello.published);
+      // Connected to ourselves: no proxies, the actors themselves.
+      fn(nullptr, hello, {});
       p.close_gracefully();
-      if (self)
-        done->set_value(std::move(self));
-      else
-        done->set_value(make_error(errc::cannot_connect_to_node,
-                                   "remote_actor(" + target + "): no longer published"));
       return;
     }
     // One connection per node: a second one says goodbye at once.
@@ -310,29 +321,27 @@ expected<strong_actor_ptr> middleman_impl::remote_actor(std::vector<std::string>
         }
     }
     if (existing) {
-      done->set_value(existing->proxy_for(hello.published));
+      fn(existing.get(), hello, {});
       p.close_gracefully();
       return;
     }
-    done->set_value(p.proxy_for(hello.published));
+    fn(&p, hello, {});
   };
-  asio::post(io_, [this, resolver, socket, host, port, on_handshake, done, target]() mutable {
+  asio::post(io_, [this, resolver, socket, host, port, on_handshake, fn]() mutable {
     resolver->async_resolve(
       host, std::to_string(port),
-      [this, resolver, socket, on_handshake, done,
-       target](const boost::system::error_code& ec, tcp::resolver::results_type results) mutable {
+      [this, resolver, socket, on_handshake, fn](const boost::system::error_code& ec,
+                                                 tcp::resolver::results_type results) mutable {
         if (ec) {
-          done->set_value(make_error(errc::cannot_connect_to_node,
-                                     "remote_actor(" + target + "): " + ec.message()));
+          fn(nullptr, hello_frame{}, make_error(errc::cannot_connect_to_node, ec.message()));
           return;
         }
         asio::async_connect(
           *socket, results,
-          [this, socket, on_handshake, done, target](const boost::system::error_code& ec,
-                                                     const tcp::endpoint&) mutable {
+          [this, socket, on_handshake, fn](const boost::system::error_code& ec,
+                                           const tcp::endpoint&) mutable {
             if (ec) {
-              done->set_value(make_error(errc::cannot_connect_to_node,
-                                         "remote_actor(" + target + "): " + ec.message()));
+              fn(nullptr, hello_frame{}, make_error(errc::cannot_connect_to_node, ec.message()));
               return;
             }
             boost::system::error_code ignored;
@@ -344,19 +353,185 @@ expected<strong_actor_ptr> middleman_impl::remote_actor(std::vector<std::string>
           });
       });
   });
+}
+
+template <class T>
+expected<T> middleman_impl::await(std::future<expected<T>>& fut, std::string_view what) {
   // The handshake has its own timeout; this one bounds resolving and
   // connecting too.
   if (fut.wait_for(2 * cfg_.handshake_timeout) != std::future_status::ready)
     return make_error(errc::cannot_connect_to_node,
-                      "remote_actor(" + target + "): no connection within "
+                      std::string{what} + ": no connection within "
                         + std::to_string(2 * cfg_.handshake_timeout.count()) + " ms");
   return fut.get();
+}
+
+error middleman_impl::check_running(std::string_view what) const {
+  std::lock_guard guard{mtx_};
+  if (stopped_)
+    return make_error(errc::system_shutdown, std::string{what} + ": the network layer has stopped");
+  return {};
+}
+
+expected<strong_actor_ptr> middleman_impl::remote_actor(std::vector<std::string> interface,
+                                                        std::string host, uint16_t port) {
+  auto what = "remote_actor(" + host + ":" + std::to_string(port) + ")";
+  if (auto err = check_running(what))
+    return err;
+  auto done = std::make_shared<std::promise<expected<strong_actor_ptr>>>();
+  auto fut = done->get_future();
+  start_connect(host, port, [this, done, interface, what](peer* p, const hello_frame& hello,
+                                                          const error& err) {
+    if (err) {
+      done->set_value(make_error(errc::cannot_connect_to_node, what + ": " + to_string(err)));
+      return;
+    }
+    if (hello.published == 0) {
+      done->set_value(make_error(errc::cannot_connect_to_node,
+                                 what + ": node " + hello.node.to_string()
+                                   + " publishes no actor there"));
+      return;
+    }
+    if (!troupe::detail::offers_interface(hello.interface, interface)) {
+      done->set_value(make_error(
+        errc::unexpected_actor_messaging_interface,
+        what + ": the handle expects " + join(interface) + ", node " + hello.node.to_string()
+          + " publishes "
+          + (hello.interface.empty() ? "a dynamically typed actor" : join(hello.interface))));
+      return;
+    }
+    if (p == nullptr) {
+      auto self = published_actor(hello.published);
+      if (self)
+        done->set_value(std::move(self));
+      else
+        done->set_value(make_error(errc::cannot_connect_to_node, what + ": no longer published"));
+      return;
+    }
+    done->set_value(p->proxy_for(hello.published));
+  });
+  return await(fut, what);
+}
+
+expected<node_id> middleman_impl::connect(std::string host, uint16_t port) {
+  auto what = "connect(" + host + ":" + std::to_string(port) + ")";
+  if (auto err = check_running(what))
+    return err;
+  auto done = std::make_shared<std::promise<expected<node_id>>>();
+  auto fut = done->get_future();
+  start_connect(host, port, [done, what](peer*, const hello_frame& hello, const error& err) {
+    if (err)
+      done->set_value(make_error(errc::cannot_connect_to_node, what + ": " + to_string(err)));
+    else
+      done->set_value(hello.node);
+  });
+  return await(fut, what);
+}
+
+expected<strong_actor_ptr> middleman_impl::service_of(const node_id& node, std::string_view what) {
+  if (auto err = check_running(what))
+    return err;
+  std::shared_ptr<peer> p;
+  {
+    std::lock_guard guard{mtx_};
+    for (auto& q : peers_)
+      if (q->is_up() && q->remote().node == node) {
+        p = q;
+        break;
+      }
+  }
+  if (!p)
+    return make_error(errc::cannot_connect_to_node,
+                      std::string{what} + ": not connected to node " + node.to_string()
+                        + " (connect() first)");
+  // Proxies are the I/O thread's.
+  std::promise<strong_actor_ptr> done;
+  auto fut = done.get_future();
+  asio::post(io_, [&] { done.set_value(p->proxy_for(p->remote().service)); });
+  return fut.get();
+}
+
+expected<spawned_actor> middleman_impl::ask_service(const node_id& node, std::string_view what,
+                                                   message request) {
+  if (node == node_)
+    return local_service(sys_, std::move(request));
+  auto service = service_of(node, what);
+  if (!service)
+    return service.error();
+  scoped_actor self{sys_};
+  expected<spawned_actor> result{make_error(errc::runtime_error, "no answer")};
+  auto on_answer = [&](const actor& hdl, const std::vector<std::string>& interface) {
+    result = spawned_actor{hdl.ptr(), interface};
+  };
+  auto on_error = [&](const error& err) {
+    result = error{err.code(), err.category(), std::string{what} + ": " + err.context()};
+  };
+  actor dest{*service};
+  if (request.match_elements<get_atom, std::string>())
+    self->request(dest, cfg_.handshake_timeout, get_atom_v, request.get_as<std::string>(1))
+      .receive(on_answer, on_error);
+  else
+    self->request(dest, cfg_.handshake_timeout, spawn_atom_v, request.get_as<std::string>(1),
+                  request.get_as<message>(2))
+      .receive(on_answer, on_error);
+  return result;
+}
+
+expected<strong_actor_ptr> middleman_impl::remote_lookup(std::vector<std::string> interface,
+                                                         std::string name, const node_id& node) {
+  auto what = "remote_lookup(\"" + name + "\", " + node.to_string() + ")";
+  auto found = ask_service(node, what, make_message(get_atom_v, std::move(name)));
+  if (!found)
+    return found.error();
+  if (!troupe::detail::offers_interface(found->interface, interface))
+    return make_error(errc::unexpected_actor_messaging_interface,
+                      what + ": the handle expects " + join(interface) + ", the actor offers "
+                        + (found->interface.empty() ? "a dynamic interface"
+                                                    : join(found->interface)));
+  return std::move(found->hdl);
+}
+
+expected<strong_actor_ptr> middleman_impl::remote_spawn(std::vector<std::string> interface,
+                                                        const node_id& node, std::string name,
+                                                        message args) {
+  auto what = "remote_spawn(" + node.to_string() + ", \"" + name + "\")";
+  auto spawned = ask_service(node, what, make_message(spawn_atom_v, std::move(name), std::move(args)));
+  if (!spawned)
+    return spawned.error();
+  if (!troupe::detail::offers_interface(spawned->interface, interface)) {
+    // Nobody else knows it: it ends with the refusal.
+    anon_send_exit(actor{spawned->hdl}, exit_reason::user_shutdown);
+    return make_error(errc::unexpected_actor_messaging_interface,
+                      what + ": the handle expects " + join(interface) + ", the actor offers "
+                        + (spawned->interface.empty() ? "a dynamic interface"
+                                                      : join(spawned->interface)));
+  }
+  return std::move(spawned->hdl);
+}
+
+expected<spawned_actor> middleman_impl::local_service(actor_system& sys, message request) {
+  if (request.match_elements<get_atom, std::string>()) {
+    auto& name = request.get_as<std::string>(1);
+    auto x = sys.registry().find(name);
+    if (!x)
+      return make_error(errc::invalid_argument, "node has no actor named '" + name + "'");
+    return spawned_actor{std::move(x->hdl), std::move(x->interface)};
+  }
+  if (request.match_elements<spawn_atom, std::string, message>()) {
+    auto& name = request.get_as<std::string>(1);
+    auto* factory = sys.config().find_actor_factory(name);
+    if (factory == nullptr)
+      return make_error(errc::invalid_argument, "node has no actor type named '" + name
+                                                  + "' (cfg.add_actor_type)");
+    return (*factory)(sys, request.get_as<message>(2));
+  }
+  return make_error(errc::unexpected_message, "not a lookup or a spawn");
 }
 
 strong_actor_ptr middleman_impl::published_actor(uint64_t id) const {
   std::lock_guard guard{mtx_};
   for (auto& [port, entry] : published_)
-    if (entry.hdl->id() == id)
+    if (entry.hdl && entry.hdl->id() == id)
       return entry.hdl;
   return nullptr;
 }

@@ -14,6 +14,8 @@
 #include <boost/asio/ip/tcp.hpp>
 
 #include <condition_variable>
+#include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,6 +43,16 @@ public:
   expected<void> unpublish(uint16_t port);
   expected<strong_actor_ptr> remote_actor(std::vector<std::string> interface, std::string host,
                                           uint16_t port);
+  expected<node_id> connect(std::string host, uint16_t port);
+  expected<strong_actor_ptr> remote_lookup(std::vector<std::string> interface, std::string name,
+                                           const node_id& node);
+  expected<strong_actor_ptr> remote_spawn(std::vector<std::string> interface,
+                                          const node_id& node, std::string name, message args);
+
+  /// Answers a lookup (get_atom, name) or a spawn (spawn_atom, name, args)
+  /// from this node's registry and actor types: what the service actor
+  /// does for peers.
+  static expected<spawned_actor> local_service(actor_system& sys, message request);
 
   actor_system& system() noexcept {
     return sys_;
@@ -62,6 +74,11 @@ public:
     return io_;
   }
 
+  /// The service actor: peers look up and spawn actors through it.
+  const actor& service() const noexcept {
+    return service_;
+  }
+
   /// The watcher's address: exported actors get it as a monitor.
   const actor_addr& watcher() const noexcept {
     return watcher_addr_;
@@ -80,6 +97,19 @@ public:
   void remove_peer(const peer* p);
 
 private:
+  /// Called once on the I/O thread: with the connection to use (null when
+  /// `host`:`port` is this node) and the node's hello, or with an error.
+  using connected_fn = std::function<void(peer* p, const hello_frame& hello, const error& err)>;
+
+  void start_connect(std::string host, uint16_t port, connected_fn fn);
+  template <class T>
+  expected<T> await(std::future<expected<T>>& fut, std::string_view what);
+  error check_running(std::string_view what) const;
+  /// A proxy of `node`'s service actor.
+  expected<strong_actor_ptr> service_of(const node_id& node, std::string_view what);
+  expected<spawned_actor> ask_service(const node_id& node, std::string_view what,
+                                      message request);
+
   void accept(std::shared_ptr<tcp::acceptor> acceptor, strong_actor_ptr hdl,
               std::vector<std::string> interface);
   void add_peer(std::shared_ptr<peer> p);
@@ -94,6 +124,7 @@ private:
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::thread thread_;
   actor watcher_;
+  actor service_;
   actor_addr watcher_addr_;
 
   struct published_entry {

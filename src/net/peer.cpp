@@ -51,6 +51,11 @@ peer::peer(middleman_impl& mm, tcp::socket socket, strong_actor_ptr published,
   hello.node = mm.this_node();
   hello.max_message_size = max_message_size_;
   hello.types = mm.type_table();
+  // Every peer may look up and spawn actors through it.
+  if (auto& service = mm.service()) {
+    hello.service = service.id();
+    exports_.emplace(service.id(), service.ptr());
+  }
   if (published) {
     // The peer may hold a proxy of it from now on: it hears when it dies.
     published->get()->add_monitor(mm.watcher());

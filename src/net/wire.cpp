@@ -7,22 +7,7 @@
 #include <random>
 #include <unistd.h>
 
-namespace troupe::net::detail {
-
-namespace {
-
-/// Entries of a type table, and signatures of an interface, at most.
-constexpr size_t max_table_entries = 65536;
-constexpr size_t max_name_size = 4096;
-
-template <class Inspector>
-bool inspect_hello(Inspector& f, hello_frame& x, uint32_t& magic, uint16_t& version) {
-  return f.apply(magic) && f.apply(version) && f.apply(x.node.bytes) && f.apply(x.node.host)
-         && f.apply(x.node.pid) && f.apply(x.max_message_size) && f.apply(x.types)
-         && f.apply(x.published) && f.apply(x.interface);
-}
-
-} // namespace
+namespace troupe::net {
 
 node_id node_id::make() {
   node_id result;
@@ -49,6 +34,25 @@ std::string node_id::to_string() const {
   }
   return result;
 }
+
+} // namespace troupe::net
+
+namespace troupe::net::detail {
+
+namespace {
+
+/// Entries of a type table, and signatures of an interface, at most.
+constexpr size_t max_table_entries = 65536;
+constexpr size_t max_name_size = 4096;
+
+template <class Inspector>
+bool inspect_hello(Inspector& f, hello_frame& x, uint32_t& magic, uint16_t& version) {
+  return f.apply(magic) && f.apply(version) && f.apply(x.node.bytes) && f.apply(x.node.host)
+         && f.apply(x.node.pid) && f.apply(x.max_message_size) && f.apply(x.types)
+         && f.apply(x.published) && f.apply(x.interface) && f.apply(x.service);
+}
+
+} // namespace
 
 std::vector<std::pair<type_id_t, std::string>> local_type_table() {
   std::vector<std::pair<type_id_t, std::string>> result;

@@ -2,6 +2,7 @@
 // 127.0.0.1: publish and remote_actor, typed handles, send and request,
 // handles in messages, monitors and links, and a node that leaves.
 
+#include "troupe/actor_factory.hpp"
 #include "troupe/actor_system.hpp"
 #include "troupe/atoms.hpp"
 #include "troupe/event_based_actor.hpp"
@@ -445,4 +446,95 @@ TEST(remote_actor_flow, a_fast_sender_to_a_slow_remote_receiver_keeps_both_buffe
   // most its bound plus one read's frames.
   EXPECT_LT(most_queued->load(), 500u + 70);
   anon_send_exit(slow, exit_reason::user_shutdown);
+}
+
+namespace {
+
+/// Two nodes where b has a named actor and a spawnable actor type.
+struct registry_nodes {
+  registry_nodes() {
+    b_cfg.load<net::middleman>();
+    b_cfg.add_actor_type("calculator", calculator_impl);
+    b_cfg.add_actor_type("adder", [](int32_t base) {
+      return behavior{[base](int32_t x) { return base + x; }};
+    });
+    b_cfg.shutdown_grace_period = 200ms;
+    b = std::make_unique<actor_system>(b_cfg);
+    a_cfg.load<net::middleman>();
+    a_cfg.shutdown_grace_period = 200ms;
+    a = std::make_unique<actor_system>(a_cfg);
+  }
+
+  actor_system_config b_cfg;
+  actor_system_config a_cfg;
+  std::unique_ptr<actor_system> b;
+  std::unique_ptr<actor_system> a;
+};
+
+} // namespace
+
+TEST(remote_registry, a_named_actor_is_found_from_another_node) {
+  registry_nodes n;
+  auto calc = n.b->spawn(calculator_impl);
+  n.b->registry().put("calc", calc);
+  EXPECT_EQ(n.b->registry().get<calculator>("calc"), calc);
+  auto port = n.b->middleman().open(0);
+  ASSERT_TRUE(port) << to_string(port.error());
+  auto node = n.a->middleman().connect("127.0.0.1", *port);
+  ASSERT_TRUE(node) << to_string(node.error());
+  EXPECT_EQ(*node, n.b->middleman().this_node());
+  auto found = n.a->middleman().remote_lookup<calculator>("calc", *node);
+  ASSERT_TRUE(found) << to_string(found.error());
+  scoped_actor self{*n.a};
+  int32_t sum = 0;
+  self->request(*found, 5s, add_atom_v, 20, 22).receive([&](int32_t x) { sum = x; },
+                                                        [](const error&) {});
+  EXPECT_EQ(sum, 42);
+  auto missing = n.a->middleman().remote_lookup("nobody", *node);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(to_string(missing.error()).find("nobody"), std::string::npos);
+  using other = typed_actor<result<std::string>(get_atom)>;
+  auto wrong = n.a->middleman().remote_lookup<other>("calc", *node);
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error(), errc::unexpected_actor_messaging_interface);
+  anon_send_exit(calc, exit_reason::user_shutdown);
+}
+
+TEST(remote_registry, an_actor_type_is_spawned_on_another_node_by_name) {
+  registry_nodes n;
+  auto port = n.b->middleman().open(0);
+  ASSERT_TRUE(port);
+  auto node = n.a->middleman().connect("127.0.0.1", *port);
+  ASSERT_TRUE(node);
+  auto calc = n.a->middleman().remote_spawn<calculator>(*node, "calculator");
+  ASSERT_TRUE(calc) << to_string(calc.error());
+  auto adder = n.a->middleman().remote_spawn(*node, "adder", int32_t{40});
+  ASSERT_TRUE(adder) << to_string(adder.error());
+  scoped_actor self{*n.a};
+  int32_t x = 0;
+  int32_t y = 0;
+  self->request(*calc, 5s, sub_atom_v, 50, 8).receive([&](int32_t v) { x = v; },
+                                                      [](const error&) {});
+  self->request(*adder, 5s, int32_t{2}).receive([&](int32_t v) { y = v; },
+                                                [](const error&) {});
+  EXPECT_EQ(x, 42);
+  EXPECT_EQ(y, 42);
+  auto unknown = n.a->middleman().remote_spawn(*node, "no-such-type");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(to_string(unknown.error()).find("no-such-type"), std::string::npos);
+  auto bad_args = n.a->middleman().remote_spawn(*node, "adder", std::string{"forty"});
+  ASSERT_FALSE(bad_args);
+  EXPECT_EQ(bad_args.error(), errc::invalid_argument);
+  EXPECT_NE(to_string(bad_args.error()).find("takes (int32_t)"), std::string::npos)
+    << to_string(bad_args.error());
+  anon_send_exit(*calc, exit_reason::user_shutdown);
+  anon_send_exit(*adder, exit_reason::user_shutdown);
+}
+
+TEST(remote_registry, lookups_need_a_connection_first) {
+  registry_nodes n;
+  auto stranger = net::node_id::make();
+  auto found = n.a->middleman().remote_lookup("calc", stranger);
+  ASSERT_FALSE(found);
+  EXPECT_EQ(found.error(), errc::cannot_connect_to_node);
 }

@@ -32,7 +32,9 @@
 #include "troupe/actor_system.hpp"
 #include "troupe/actor_system_module.hpp"
 #include "troupe/expected.hpp"
-#include "troupe/net/detail/interface.hpp"
+#include "troupe/detail/interface.hpp"
+#include "troupe/message.hpp"
+#include "troupe/net/node_id.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -69,7 +71,7 @@ public:
   /// returns the port.
   template <class Handle>
   expected<uint16_t> publish(const Handle& hdl, uint16_t port, std::string address = {}) {
-    return publish_impl(actor_cast_strong(hdl), detail::interface_of<Handle>(), port,
+    return publish_impl(actor_cast_strong(hdl), troupe::detail::interface_of<Handle>(), port,
                         std::move(address));
   }
 
@@ -82,14 +84,49 @@ public:
   /// gives errc::unexpected_actor_messaging_interface naming both.
   template <class Handle = actor>
   expected<Handle> remote_actor(std::string host, uint16_t port) {
-    auto ptr = remote_actor_impl(detail::interface_of<Handle>(), std::move(host), port);
+    auto ptr = remote_actor_impl(troupe::detail::interface_of<Handle>(), std::move(host), port);
     if (!ptr)
       return ptr.error();
     return Handle{actor{std::move(*ptr)}};
   }
 
-  /// "host:pid#0123abcd": this node's identity, as peers log it.
-  std::string this_node() const;
+  /// Accepts connections from other nodes on `port` (0: one the system
+  /// picks) at `address` (default: loopback only) without publishing an
+  /// actor there, as CAF's open(); returns the port.
+  expected<uint16_t> open(uint16_t port, std::string address = {});
+
+  /// Connects to the node listening at `host`:`port` (or reuses a
+  /// connection to it) and returns its identity, for remote_lookup and
+  /// remote_spawn.
+  expected<node_id> connect(std::string host, uint16_t port);
+
+  /// The actor that `node`'s registry names `name` (sys.registry().put on
+  /// that node). A typed `Handle` must match the interface it was put
+  /// with. Waits at most troupe.net.handshake-timeout.
+  template <class Handle = actor>
+  expected<Handle> remote_lookup(std::string name, const node_id& node) {
+    auto ptr = remote_lookup_impl(troupe::detail::interface_of<Handle>(), std::move(name), node);
+    if (!ptr)
+      return ptr.error();
+    return Handle{actor{std::move(*ptr)}};
+  }
+
+  /// Spawns on `node` the actor type registered there as `name`
+  /// (cfg.add_actor_type) with `args`, as CAF's remote_spawn. An unknown
+  /// name or arguments the type does not take are an error naming them; a
+  /// typed `Handle` must match the type's interface. Waits at most
+  /// troupe.net.handshake-timeout.
+  template <class Handle = actor, class... Ts>
+  expected<Handle> remote_spawn(const node_id& node, std::string name, Ts&&... args) {
+    auto ptr = remote_spawn_impl(troupe::detail::interface_of<Handle>(), node, std::move(name),
+                                 make_message(std::forward<Ts>(args)...));
+    if (!ptr)
+      return ptr.error();
+    return Handle{actor{std::move(*ptr)}};
+  }
+
+  /// This node's identity.
+  const node_id& this_node() const;
 
   /// Connections to other nodes that completed their handshake.
   size_t connected_nodes() const;
@@ -115,6 +152,13 @@ private:
 
   expected<strong_actor_ptr> remote_actor_impl(std::vector<std::string> interface,
                                                std::string host, uint16_t port);
+
+  expected<strong_actor_ptr> remote_lookup_impl(std::vector<std::string> interface,
+                                                std::string name, const node_id& node);
+
+  expected<strong_actor_ptr> remote_spawn_impl(std::vector<std::string> interface,
+                                               const node_id& node, std::string name,
+                                               message args);
 
   actor_system& sys_;
   std::shared_ptr<detail::middleman_impl> impl_;

@@ -9,7 +9,8 @@
 //              registered type), the actor published on the port the
 //              connection reached (0 on the connecting side) and that
 //              actor's interface (one signature per entry, empty when
-//              dynamically typed). Both sides send one first.
+//              dynamically typed), and the node's service actor (lookups
+//              and spawns by name). Both sides send one first.
 //   message    receiver ID (an actor of the reader's node), message ID,
 //              sender (an actor handle, see net/detail/peer's codec), the
 //              message (type IDs of the writer's table, then the elements).
@@ -24,6 +25,7 @@
 #include "troupe/actor_control_block.hpp"
 #include "troupe/error.hpp"
 #include "troupe/message.hpp"
+#include "troupe/net/node_id.hpp"
 #include "troupe/serialization/actor_codec.hpp"
 #include "troupe/serialization/binary_serializer.hpp"
 
@@ -51,23 +53,7 @@ enum class frame_kind : uint8_t {
   goodbye = 5,
 };
 
-/// A node's identity: random bytes that differ between two runs of one
-/// program, with the host and process for people to read.
-struct node_id {
-  std::array<uint8_t, 16> bytes{};
-  std::string host;
-  uint32_t pid = 0;
-
-  /// A fresh identity for this process.
-  static node_id make();
-
-  friend bool operator==(const node_id& x, const node_id& y) noexcept {
-    return x.bytes == y.bytes;
-  }
-
-  /// "host:pid#0123abcd".
-  std::string to_string() const;
-};
+using troupe::net::node_id;
 
 struct hello_frame {
   node_id node;
@@ -75,6 +61,8 @@ struct hello_frame {
   std::vector<std::pair<type_id_t, std::string>> types;
   uint64_t published = 0;
   std::vector<std::string> interface;
+  /// The node's service actor: lookups and spawns by name.
+  uint64_t service = 0;
 };
 
 /// The type table of this program: every registered type's ID and name.
