@@ -4,11 +4,13 @@
 // at the next line, so a restarted server is found without restarting the
 // client.
 //
-//   distributed_calculator server --port=4242
-//   distributed_calculator client --host=127.0.0.1 --port=4242
+//   distributed_calculator --server-mode --port=4242
+//   distributed_calculator --host=127.0.0.1 --port=4242
 //
-// Without arguments it runs both in one process as a demo: the server
-// stops and starts again between two requests.
+// (-s, -p and -H for short, as CAF's example; every troupe.* option works
+// too, e.g. the troupe.net.tls.* files.) Without a port it runs both in
+// one process as a demo: the server stops and starts again between two
+// requests.
 
 #include <troupe/all.hpp>
 #include <troupe/net/middleman.hpp>
@@ -33,12 +35,27 @@ calculator::behavior_type calculator_impl() {
   };
 }
 
+struct calculator_config : actor_system_config {
+  calculator_config() {
+    opt_group{custom_options_, "global"}
+      .add(server_mode, "server-mode,s", "publish a calculator instead of asking one")
+      .add(host, "host,H", "the server's host")
+      .add(port, "port,p", "the server's port (0: the demo)");
+    load<net::middleman>();
+  }
+
+  bool server_mode = false;
+  std::string host = "127.0.0.1";
+  uint16_t port = 0;
+};
+
 /// A node serving a calculator on `port` until it is destroyed.
 class calculator_server {
 public:
-  explicit calculator_server(uint16_t port) {
-    cfg_.load<net::middleman>();
-    sys_ = std::make_unique<actor_system>(cfg_);
+  explicit calculator_server(uint16_t port) : calculator_server(default_config(), port) {}
+
+  calculator_server(const actor_system_config& cfg, uint16_t port) {
+    sys_ = std::make_unique<actor_system>(cfg);
     calc_ = sys_->spawn(calculator_impl);
     auto published = sys_->middleman().publish(calc_, port);
     if (!published)
@@ -55,7 +72,11 @@ public:
   }
 
 private:
-  actor_system_config cfg_;
+  static const actor_system_config& default_config() {
+    static calculator_config cfg;
+    return cfg;
+  }
+
   std::unique_ptr<actor_system> sys_;
   calculator calc_;
   uint16_t port_ = 0;
@@ -103,8 +124,8 @@ private:
   std::optional<calculator> server_;
 };
 
-int run_server(uint16_t port) {
-  calculator_server server{port};
+int run_server(const calculator_config& cfg) {
+  calculator_server server{cfg, cfg.port};
   std::cout << "calculator published on port " << server.port() << "; 'quit' stops it"
             << std::endl;
   for (std::string line; std::getline(std::cin, line) && line != "quit";) {
@@ -112,11 +133,9 @@ int run_server(uint16_t port) {
   return 0;
 }
 
-int run_client(const std::string& host, uint16_t port) {
-  actor_system_config cfg;
-  cfg.load<net::middleman>();
+int run_client(const calculator_config& cfg) {
   actor_system sys{cfg};
-  calculator_client client{sys, host, port};
+  calculator_client client{sys, cfg.host, cfg.port};
   for (std::string line; std::getline(std::cin, line) && line != "quit";)
     std::cout << client.eval(line) << std::endl;
   return 0;
@@ -142,21 +161,20 @@ int run_demo() {
 }
 
 int main(int argc, char** argv) {
-  std::string mode = argc > 1 ? argv[1] : "";
-  std::string host = "127.0.0.1";
-  uint16_t port = 0;
-  for (int i = 2; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--host=", 0) == 0)
-      host = arg.substr(7);
-    else if (arg.rfind("--port=", 0) == 0)
-      port = static_cast<uint16_t>(std::stoul(arg.substr(7)));
+  calculator_config cfg;
+  if (auto err = cfg.parse(argc, argv)) {
+    std::cerr << to_string(err) << '\n';
+    return 1;
+  }
+  if (cfg.helptext_requested()) {
+    std::cout << cfg.helptext();
+    return 0;
   }
   try {
-    if (mode == "server")
-      return run_server(port);
-    if (mode == "client")
-      return run_client(host, port);
+    if (cfg.server_mode)
+      return run_server(cfg);
+    if (cfg.port != 0)
+      return run_client(cfg);
     return run_demo();
   } catch (const std::exception& e) {
     std::cerr << e.what() << '\n';

@@ -639,6 +639,26 @@ actor_system_config::actor_system_config() {
                             "sending to it are muted (until half are out)";
   add_builtin(std::move(send_buffer));
 
+  auto tls_file = [this](std::string* storage, const char* key, const char* description) {
+    auto opt = detail::make_config_option(storage);
+    opt.key = key;
+    opt.description = description;
+    add_builtin(std::move(opt));
+  };
+  tls_file(&net.tls.certificate, "troupe.net.tls.certificate",
+           "PEM file of this node's certificate chain; with private-key and ca, every "
+           "connection is mutual TLS");
+  tls_file(&net.tls.private_key, "troupe.net.tls.private-key",
+           "PEM file of this node's private key");
+  tls_file(&net.tls.ca, "troupe.net.tls.ca",
+           "PEM file of the CA that signs the certificates of peers");
+
+  auto insecure = detail::make_config_option(&net.insecure);
+  insecure.key = "troupe.net.insecure";
+  insecure.description = "listen beyond loopback, and connect off it, without TLS (logs a "
+                         "warning at start)";
+  add_builtin(std::move(insecure));
+
   auto verbosity = make_enum_option(&logger_verbosity, '<' + join(log_level_names, "|") + '>',
                                     "one of " + join(log_level_names, ", "));
   verbosity.key = "troupe.logger.verbosity";

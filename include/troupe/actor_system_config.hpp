@@ -450,12 +450,25 @@ struct stream_config {
 
 /// troupe.net.*: the network layer (troupe::net), read when its middleman
 /// is loaded.
+/// troupe.net.tls.*: this node's certificate chain and private key and the
+/// CA its peers' certificates must come from (PEM files). All three or
+/// none: with them every connection is mutual TLS.
+struct net_tls_config {
+  std::string certificate;
+  std::string private_key;
+  std::string ca;
+};
+
 struct net_config {
   std::chrono::milliseconds heartbeat_interval = defaults::net::heartbeat_interval;
   std::chrono::milliseconds heartbeat_timeout = defaults::net::heartbeat_timeout;
   std::chrono::milliseconds handshake_timeout = defaults::net::handshake_timeout;
   size_t max_message_size = defaults::net::max_message_size;
   size_t send_buffer = defaults::net::send_buffer;
+  net_tls_config tls;
+  /// troupe.net.insecure: listen beyond loopback (and connect off it)
+  /// without TLS.
+  bool insecure = false;
 };
 
 class actor_system_config;

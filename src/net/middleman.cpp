@@ -11,9 +11,11 @@
 #include "troupe/system_messages.hpp"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/post.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <future>
 #include <stdexcept>
 
@@ -118,8 +120,72 @@ middleman_impl::~middleman_impl() {
   stop();
 }
 
+void middleman_impl::load_tls() {
+  auto& tls = cfg_.tls;
+  int given = !tls.certificate.empty() + !tls.private_key.empty() + !tls.ca.empty();
+  if (given == 0)
+    return;
+  if (given != 3) {
+    tls_error_ = make_error(errc::invalid_argument,
+                            "troupe.net.tls.certificate, private-key and ca go together: "
+                            "give all three or none");
+    TROUPE_LOG_ERROR("net", "{}", tls_error_.context());
+    return;
+  }
+  auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls);
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2
+                   | asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1
+                   | asio::ssl::context::no_tlsv1_1);
+  auto load = [&](const char* key, const std::string& path, auto fn) {
+    if (tls_error_)
+      return;
+    std::error_code exists_ec;
+    if (!std::filesystem::is_regular_file(path, exists_ec)) {
+      tls_error_ = make_error(errc::invalid_argument,
+                              std::string{key} + ": no such file: " + path);
+      return;
+    }
+    boost::system::error_code ec;
+    fn(path, ec);
+    if (ec && !tls_error_)
+      tls_error_ = make_error(errc::invalid_argument,
+                              std::string{key} + ": cannot use " + path + ": " + ec.message());
+  };
+  load("troupe.net.tls.certificate", tls.certificate,
+       [&](const std::string& p, auto& ec) { ctx->use_certificate_chain_file(p, ec); });
+  load("troupe.net.tls.private-key", tls.private_key, [&](const std::string& p, auto& ec) {
+    ctx->use_private_key_file(p, asio::ssl::context::pem, ec);
+  });
+  load("troupe.net.tls.ca", tls.ca,
+       [&](const std::string& p, auto& ec) { ctx->load_verify_file(p, ec); });
+  if (tls_error_) {
+    TROUPE_LOG_ERROR("net", "{}", tls_error_.context());
+    return;
+  }
+  // Mutual: a peer without a certificate from the CA is refused.
+  ctx->set_verify_mode(asio::ssl::verify_peer | asio::ssl::verify_fail_if_no_peer_cert);
+  tls_ = std::move(ctx);
+}
+
+error middleman_impl::check_address(const asio::ip::address& addr, std::string_view what) const {
+  if (tls_error_)
+    return tls_error_;
+  if (addr.is_loopback() || tls_ || cfg_.insecure)
+    return {};
+  return make_error(errc::invalid_argument,
+                    std::string{what} + ": " + addr.to_string()
+                      + " is not loopback, and without TLS anyone who reaches it could talk "
+                        "to this node's actors: set troupe.net.tls.certificate, private-key "
+                        "and ca (or troupe.net.insecure)");
+}
+
 void middleman_impl::start() {
   types_ = local_type_table();
+  load_tls();
+  if (cfg_.insecure && !tls_)
+    TROUPE_LOG_WARNING("net", "troupe.net.insecure: this node listens beyond loopback and "
+                              "connects off it without TLS; whoever reaches its ports can "
+                              "send to its published actors");
   if (cfg_.heartbeat_timeout < 2 * cfg_.heartbeat_interval)
     TROUPE_LOG_WARNING("net",
                        "troupe.net.heartbeat-timeout ({} ms) is under twice "
@@ -216,10 +282,8 @@ expected<uint16_t> middleman_impl::publish(strong_actor_ptr hdl,
   if (ec)
     return make_error(errc::invalid_argument,
                       "publish(): \"" + address + "\" is not an IP address: " + ec.message());
-  if (!addr.is_loopback())
-    return make_error(errc::invalid_argument,
-                      "publish(): listening on " + address
-                        + " would let any host in; this version listens on loopback only");
+  if (auto err = check_address(addr, "publish()"))
+    return err;
   auto acceptor = std::make_shared<tcp::acceptor>(io_);
   tcp::endpoint ep{addr, port};
   acceptor->open(ep.protocol(), ec);
@@ -283,7 +347,7 @@ void middleman_impl::accept(std::shared_ptr<tcp::acceptor> acceptor, strong_acto
     } else {
       boost::system::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);
-      auto p = std::make_shared<peer>(*this, std::move(socket), hdl, interface);
+      auto p = std::make_shared<peer>(*this, std::move(socket), hdl, interface, tls(), true);
       add_peer(p);
       p->start([](peer& self, const error& err) {
         if (err)
@@ -336,6 +400,11 @@ void middleman_impl::start_connect(std::string host, uint16_t port, connected_fn
           fn(nullptr, hello_frame{}, make_error(errc::cannot_connect_to_node, ec.message()));
           return;
         }
+        for (auto& entry : results)
+          if (auto err = check_address(entry.endpoint().address(), "connecting")) {
+            fn(nullptr, hello_frame{}, err);
+            return;
+          }
         asio::async_connect(
           *socket, results,
           [this, socket, on_handshake, fn](const boost::system::error_code& ec,
@@ -347,7 +416,7 @@ void middleman_impl::start_connect(std::string host, uint16_t port, connected_fn
             boost::system::error_code ignored;
             socket->set_option(tcp::no_delay(true), ignored);
             auto p = std::make_shared<peer>(*this, std::move(*socket), nullptr,
-                                            std::vector<std::string>{});
+                                            std::vector<std::string>{}, tls(), false);
             add_peer(p);
             p->start(std::move(on_handshake));
           });

@@ -12,6 +12,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include <condition_variable>
 #include <functional>
@@ -74,6 +75,11 @@ public:
     return io_;
   }
 
+  /// The TLS context of every connection, or null without TLS.
+  boost::asio::ssl::context* tls() noexcept {
+    return tls_.get();
+  }
+
   /// The service actor: peers look up and spawn actors through it.
   const actor& service() const noexcept {
     return service_;
@@ -110,6 +116,11 @@ private:
   expected<spawned_actor> ask_service(const node_id& node, std::string_view what,
                                       message request);
 
+  /// Loads troupe.net.tls.* into tls_, or sets tls_error_.
+  void load_tls();
+  /// Why talking to or listening on `addr` is refused, if it is.
+  error check_address(const boost::asio::ip::address& addr, std::string_view what) const;
+
   void accept(std::shared_ptr<tcp::acceptor> acceptor, strong_actor_ptr hdl,
               std::vector<std::string> interface);
   void add_peer(std::shared_ptr<peer> p);
@@ -125,6 +136,9 @@ private:
   std::thread thread_;
   actor watcher_;
   actor service_;
+  std::unique_ptr<boost::asio::ssl::context> tls_;
+  // What publish, open and connect answer when troupe.net.tls.* is unusable.
+  error tls_error_;
   actor_addr watcher_addr_;
 
   struct published_entry {

@@ -34,12 +34,13 @@ int64_t now_ns() noexcept {
 } // namespace
 
 peer::peer(middleman_impl& mm, tcp::socket socket, strong_actor_ptr published,
-           std::vector<std::string> interface)
+           std::vector<std::string> interface, boost::asio::ssl::context* tls, bool accepted)
   : mm_(mm.shared_from_this()),
     max_message_size_(mm.config().max_message_size),
     send_buffer_(mm.config().send_buffer),
     fd_(socket.native_handle()),
     socket_(std::move(socket)),
+    accepted_(accepted),
     timer_(mm.io()),
     pause_timer_(mm.io()),
     rd_buf_(initial_read_buffer) {
@@ -64,6 +65,10 @@ peer::peer(middleman_impl& mm, tcp::socket socket, strong_actor_ptr published,
     exports_.emplace(published->id(), std::move(published));
   }
   write_hello(out_, hello);
+  if (tls != nullptr) {
+    tls_ = std::make_unique<tls_stream>(std::move(socket_), *tls);
+    writable_ = false;
+  }
 }
 
 peer::~peer() = default;
@@ -84,11 +89,39 @@ error peer::lost(std::string why) const {
 void peer::start(handshake_handler on_handshake) {
   on_handshake_ = std::move(on_handshake);
   last_read_ = clock::now();
+  // The handshake timeout covers the TLS handshake too.
+  arm_timer(mm_->config().handshake_timeout);
+  if (!tls_) {
+    begin();
+    return;
+  }
+  auto side = accepted_ ? boost::asio::ssl::stream_base::server
+                        : boost::asio::ssl::stream_base::client;
+  tls_->async_handshake(side, [self = shared_from_this()](const boost::system::error_code& ec) {
+    if (self->closed_io_)
+      return;
+    if (ec) {
+      auto err = make_error(errc::cannot_connect_to_node,
+                            "the TLS handshake with " + self->endpoint_name_
+                              + " failed: " + ec.message());
+      TROUPE_LOG_WARNING("net", "closing the connection to {}: {}", self->endpoint_name_,
+                         err.context());
+      self->close(err);
+      return;
+    }
+    {
+      std::lock_guard guard{self->out_mtx_};
+      self->writable_ = true;
+    }
+    self->begin();
+  });
+}
+
+void peer::begin() {
   {
     std::lock_guard guard{out_mtx_};
     flush_locked();
   }
-  arm_timer(mm_->config().handshake_timeout);
   start_read();
 }
 
@@ -160,21 +193,25 @@ void peer::start_read() {
     rd_end_ -= rd_begin_;
     rd_begin_ = 0;
   }
-  socket_.async_read_some(asio::buffer(rd_buf_.data() + rd_end_, rd_buf_.size() - rd_end_),
-                          [self = shared_from_this()](const boost::system::error_code& ec,
-                                                      size_t n) {
-                            if (self->closed_io_)
-                              return;
-                            if (ec) {
-                              if (ec == asio::error::eof)
-                                self->close(self->lost(self->closing_ ? "this node stopped"
-                                                                      : "it closed the connection"));
-                              else
-                                self->close(self->lost("reading failed: " + ec.message()));
-                              return;
-                            }
-                            self->on_read(n);
-                          });
+  auto buf = asio::buffer(rd_buf_.data() + rd_end_, rd_buf_.size() - rd_end_);
+  auto on_done = [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
+    if (self->closed_io_)
+      return;
+    if (ec) {
+      // A TLS peer that stops ends the TCP stream without TLS's close
+      // notice, as the plain one does: both are the end of the connection.
+      if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated)
+        self->close(self->lost(self->closing_ ? "this node stopped" : "it closed the connection"));
+      else
+        self->close(self->lost("reading failed: " + ec.message()));
+      return;
+    }
+    self->on_read(n);
+  };
+  if (tls_)
+    tls_->async_read_some(buf, std::move(on_done));
+  else
+    socket_.async_read_some(buf, std::move(on_done));
 }
 
 void peer::on_read(size_t n) {
@@ -384,8 +421,8 @@ void peer::close(const error& reason) {
   // They send again, and their messages bounce.
   resume(std::move(unmuted));
   boost::system::error_code ec;
-  socket_.shutdown(tcp::socket::shutdown_both, ec);
-  socket_.close(ec);
+  socket().shutdown(tcp::socket::shutdown_both, ec);
+  socket().close(ec);
   timer_.cancel();
   pause_timer_.cancel();
   paused_for_ = nullptr;
@@ -414,7 +451,7 @@ void peer::close_gracefully() {
     return;
   write_empty_frame(out_, frame_kind::goodbye);
   goodbye_queued_ = true;
-  if (!io_writing_) {
+  if (!io_writing_ && writable_) {
     // Through the I/O thread, so that its completion closes.
     io_writing_ = true;
     io_buf_.swap(out_);
@@ -423,8 +460,7 @@ void peer::close_gracefully() {
 }
 
 void peer::start_io_write() {
-  asio::async_write(socket_, asio::buffer(io_buf_),
-                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
+  auto on_done = [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
                       if (ec) {
                         self->fail_write(ec);
                         return;
@@ -445,7 +481,7 @@ void peer::start_io_write() {
                           // what the peer has not read yet: end the sending
                           // side and read on until the peer closes too.
                           boost::system::error_code ignored;
-                          self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
+                          self->socket().shutdown(tcp::socket::shutdown_send, ignored);
                         }
                         return;
                       }
@@ -454,7 +490,11 @@ void peer::start_io_write() {
                       guard.unlock();
                       resume(std::move(unmuted));
                       self->start_io_write();
-                    });
+                    };
+  if (tls_)
+    asio::async_write(*tls_, asio::buffer(io_buf_), std::move(on_done));
+  else
+    asio::async_write(socket_, asio::buffer(io_buf_), std::move(on_done));
 }
 
 void peer::fail_write(const boost::system::error_code& ec) {
@@ -579,9 +619,12 @@ void peer::flush() noexcept {
 void peer::flush_locked() noexcept {
   // After the goodbye only the I/O thread writes: the goodbye, then the end
   // of the sending side.
-  if (closed_ || io_writing_ || out_.empty() || goodbye_queued_)
+  if (closed_ || io_writing_ || out_.empty() || goodbye_queued_ || !writable_)
     return;
-  auto n = ::send(fd_, out_.data(), out_.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+  // TLS encrypts on the I/O thread, which owns the TLS stream.
+  ssize_t n = 0;
+  if (!tls_)
+    n = ::send(fd_, out_.data(), out_.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
   if (n == static_cast<ssize_t>(out_.size())) {
     out_.clear();
     // A burst grew the buffer; let the next one start small.

@@ -23,6 +23,8 @@
 #include "troupe/serialization/actor_codec.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
@@ -50,10 +52,13 @@ public:
   /// done, else with the reason it failed.
   using handshake_handler = std::function<void(peer&, const error&)>;
 
+  using tls_stream = boost::asio::ssl::stream<tcp::socket>;
+
   /// `published` (0 for none) is the actor this side offers the peer, as
-  /// the port it connected to did; `interface` is its interface.
+  /// the port it connected to did; `interface` is its interface. With
+  /// `tls`, the connection is TLS (`accepted`: this side is the server).
   peer(middleman_impl& mm, tcp::socket socket, strong_actor_ptr published,
-       std::vector<std::string> interface);
+       std::vector<std::string> interface, boost::asio::ssl::context* tls, bool accepted);
 
   ~peer() override;
 
@@ -131,6 +136,12 @@ private:
     return (requester << 40) ^ number;
   }
 
+  /// The TCP socket, under TLS or not.
+  tcp::socket& socket() noexcept {
+    return tls_ ? tls_->next_layer() : socket_;
+  }
+  /// The hello goes out and reading begins (after the TLS handshake).
+  void begin();
   void start_read();
   void on_read(size_t n);
   /// False if the connection was closed while handling it.
@@ -164,8 +175,10 @@ private:
   const size_t send_buffer_;
   int fd_;
 
-  // I/O thread.
+  // I/O thread. With TLS, tls_ owns the socket and socket_ is empty.
   tcp::socket socket_;
+  std::unique_ptr<tls_stream> tls_;
+  const bool accepted_;
   boost::asio::steady_timer timer_;
   // Reading waits while this receiver's bounded mailbox is full.
   boost::asio::steady_timer pause_timer_;
@@ -191,6 +204,8 @@ private:
   byte_buffer out_;
   bool io_writing_ = false;
   bool closed_ = false;
+  /// False until the TLS handshake is done: nothing may be written before.
+  bool writable_ = true;
   /// Set once close_gracefully() queued the goodbye: nothing follows it.
   bool goodbye_queued_ = false;
   error close_reason_;
