@@ -659,6 +659,13 @@ actor_system_config::actor_system_config() {
                          "warning at start)";
   add_builtin(std::move(insecure));
 
+  auto inline_receivers = detail::make_config_option(&net.inline_receivers);
+  inline_receivers.key = "troupe.net.inline-receivers";
+  inline_receivers.description = "the I/O thread runs an actor a network message wakes itself, "
+                                 "a thread handoff less per message; a long handler then holds "
+                                 "up every connection, heartbeats included";
+  add_builtin(std::move(inline_receivers));
+
   auto verbosity = make_enum_option(&logger_verbosity, '<' + join(log_level_names, "|") + '>',
                                     "one of " + join(log_level_names, ", "));
   verbosity.key = "troupe.logger.verbosity";

@@ -469,6 +469,9 @@ struct net_config {
   /// troupe.net.insecure: listen beyond loopback (and connect off it)
   /// without TLS.
   bool insecure = false;
+  /// troupe.net.inline-receivers: the I/O thread runs an actor that a
+  /// network message wakes up itself instead of waking a worker.
+  bool inline_receivers = false;
 };
 
 class actor_system_config;

@@ -120,6 +120,24 @@ middleman_impl::~middleman_impl() {
   stop();
 }
 
+void io_unit::dispatch(scheduler& sched, bool run_here, size_t max_throughput) {
+  // What the runs below wake up is for the workers: only the receivers of
+  // network messages run here, and only once each.
+  auto jobs = std::move(jobs_);
+  jobs_.clear();
+  outside_unit workers{sched};
+  for (auto* job : jobs) {
+    if (!run_here) {
+      sched.schedule(job);
+      continue;
+    }
+    if (job->resume(&workers, max_throughput) == resumable::resume_result::resume_later)
+      sched.schedule(job);
+    else
+      job->deref_resumable();
+  }
+}
+
 void middleman_impl::load_tls() {
   auto& tls = cfg_.tls;
   int given = !tls.certificate.empty() + !tls.private_key.empty() + !tls.ca.empty();

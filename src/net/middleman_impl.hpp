@@ -6,6 +6,8 @@
 // the peers when one terminates.
 
 #include "troupe/actor_system.hpp"
+#include "troupe/resumable.hpp"
+#include "troupe/scheduler/scheduler.hpp"
 #include "troupe/net/detail/wire.hpp"
 #include "troupe/net/middleman.hpp"
 
@@ -27,6 +29,26 @@
 namespace troupe::net::detail {
 
 class peer;
+
+/// The I/O thread's execution unit with troupe.net.inline-receivers: it
+/// collects the actors that the messages of one read wake up, to run them
+/// once the read is handled.
+class io_unit final : public execution_unit {
+public:
+  void exec_later(resumable* job) override {
+    jobs_.push_back(job);
+  }
+
+  /// Runs or schedules every collected job; the I/O thread, after a read.
+  void dispatch(scheduler& sched, bool run_here, size_t max_throughput);
+
+  bool empty() const noexcept {
+    return jobs_.empty();
+  }
+
+private:
+  std::vector<resumable*> jobs_;
+};
 
 class middleman_impl : public std::enable_shared_from_this<middleman_impl> {
 public:
@@ -73,6 +95,17 @@ public:
 
   boost::asio::io_context& io() noexcept {
     return io_;
+  }
+
+  /// The I/O thread's execution unit (the I/O thread only).
+  io_unit& unit() noexcept {
+    return unit_;
+  }
+
+  /// Runs or schedules what the last read woke up (the I/O thread only).
+  void dispatch() {
+    if (!unit_.empty())
+      unit_.dispatch(sys_.scheduler(), cfg_.inline_receivers, sys_.max_throughput());
   }
 
   /// The TLS context of every connection, or null without TLS.
@@ -137,6 +170,7 @@ private:
   actor watcher_;
   actor service_;
   std::unique_ptr<boost::asio::ssl::context> tls_;
+  io_unit unit_;
   // What publish, open and connect answer when troupe.net.tls.* is unusable.
   error tls_error_;
   actor_addr watcher_addr_;

@@ -245,13 +245,17 @@ void peer::on_read(size_t n) {
     }
     std::span<const std::byte> body{rd_buf_.data() + rd_begin_ + frame_header_size, body_size};
     rd_begin_ += total;
-    if (!handle_frame(kind, body))
+    if (!handle_frame(kind, body)) {
+      mm_->dispatch();
       return;
+    }
     if (paused_for_) [[unlikely]] {
+      mm_->dispatch();
       pause_reading();
       return;
     }
   }
+  mm_->dispatch();
   if (rd_begin_ == rd_end_) {
     rd_begin_ = rd_end_ = 0;
     // A large frame grew the buffer; give the memory back.
@@ -288,6 +292,8 @@ bool peer::handle_frame(frame_kind kind, std::span<const std::byte> body) {
       if (auto i = proxies_.find(id); i != proxies_.end()) {
         auto proxy = std::move(i->second);
         proxies_.erase(i);
+        if (last_proxy_id_ == id)
+          last_proxy_ = nullptr;
         static_cast<actor_proxy*>(proxy->get())->kill(std::move(reason));
       }
       return true;
@@ -372,7 +378,11 @@ void peer::handle_message(std::span<const std::byte> body) {
     std::lock_guard guard{out_mtx_};
     pending_.erase(pending_key(receiver, mid.request_number()));
   }
-  auto dest = local_actor_by_id(receiver);
+  if (receiver != last_receiver_id_ || !last_receiver_) {
+    last_receiver_ = local_actor_by_id(receiver);
+    last_receiver_id_ = receiver;
+  }
+  auto dest = last_receiver_;
   if (!dest) {
     auto why = "node " + mm_->this_node().to_string() + " has no actor#" + std::to_string(receiver)
                + " for node " + remote_name();
@@ -386,14 +396,22 @@ void peer::handle_message(std::span<const std::byte> body) {
     return;
   }
   auto* target = dest->get();
-  target->enqueue(make_mailbox_element(std::move(sender), mid, std::move(msg)), nullptr);
+  // With inline receivers, whom this wakes up runs here once the whole read
+  // is handled (dispatch); else a worker takes it at once.
+  target->enqueue(make_mailbox_element(std::move(sender), mid, std::move(msg)),
+                  mm_->config().inline_receivers ? &mm_->unit() : nullptr);
   if (target->mailbox_full()) [[unlikely]]
     paused_for_ = std::move(dest);
 }
 
 strong_actor_ptr peer::proxy_for(uint64_t remote_id) {
-  if (auto i = proxies_.find(remote_id); i != proxies_.end())
+  if (remote_id == last_proxy_id_ && last_proxy_)
+    return last_proxy_;
+  if (auto i = proxies_.find(remote_id); i != proxies_.end()) {
+    last_proxy_id_ = remote_id;
+    last_proxy_ = i->second;
     return i->second;
+  }
   auto& sys = mm_->system();
   auto ptr = troupe::detail::make_actor<actor_proxy>(sys.next_actor_id(), &sys,
                                                      shared_from_this(), remote_id);
@@ -430,6 +448,8 @@ void peer::close(const error& reason) {
     TROUPE_LOG_INFO("net", "disconnected from node {}: {}", remote_name(), to_string(reason));
   auto proxies = std::move(proxies_);
   proxies_.clear();
+  last_proxy_ = nullptr;
+  last_receiver_ = nullptr;
   for (auto& [id, proxy] : proxies)
     static_cast<actor_proxy*>(proxy->get())->kill(reason);
   for (auto& [key, req] : pending)
@@ -468,6 +488,7 @@ void peer::start_io_write() {
                       self->last_write_ns_.store(now_ns(), std::memory_order_relaxed);
                       std::unique_lock guard{self->out_mtx_};
                       self->io_buf_.clear();
+                      self->io_offset_ = 0;
                       if (self->closed_)
                         return;
                       if (self->out_.empty()) {
@@ -491,10 +512,11 @@ void peer::start_io_write() {
                       resume(std::move(unmuted));
                       self->start_io_write();
                     };
+  auto pending = asio::buffer(io_buf_.data() + io_offset_, io_buf_.size() - io_offset_);
   if (tls_)
-    asio::async_write(*tls_, asio::buffer(io_buf_), std::move(on_done));
+    asio::async_write(*tls_, pending, std::move(on_done));
   else
-    asio::async_write(socket_, asio::buffer(io_buf_), std::move(on_done));
+    asio::async_write(socket_, pending, std::move(on_done));
 }
 
 void peer::fail_write(const boost::system::error_code& ec) {
@@ -564,7 +586,7 @@ bool peer::add_muted(strong_actor_ptr sender) {
 }
 
 size_t peer::pending_locked() noexcept {
-  auto n = out_.size() + (io_writing_ ? io_buf_.size() : 0);
+  auto n = out_.size() + (io_writing_ ? io_buf_.size() - io_offset_ : 0);
   buffered_.store(n, std::memory_order_relaxed);
   return n;
 }
@@ -644,9 +666,9 @@ void peer::flush_locked() noexcept {
     }
     n = 0;
   }
-  out_.erase(out_.begin(), out_.begin() + n);
   io_writing_ = true;
   io_buf_.swap(out_);
+  io_offset_ = static_cast<size_t>(n);
   asio::post(mm_->io(), [self = shared_from_this()] { self->start_io_write(); });
 }
 

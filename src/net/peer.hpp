@@ -190,6 +190,13 @@ private:
   bool closed_io_ = false;
   bool closing_ = false;
   std::unordered_map<uint64_t, strong_actor_ptr> proxies_;
+  // The last receiver and the last proxy looked up: a stream of messages
+  // between two actors looks up neither again. IDs never come back, so an
+  // entry can only be stale for an actor that is gone (and then bounces).
+  uint64_t last_receiver_id_ = 0;
+  strong_actor_ptr last_receiver_;
+  uint64_t last_proxy_id_ = 0;
+  strong_actor_ptr last_proxy_;
   std::vector<type_id_t> type_map_;
   clock::time_point last_read_;
   std::string endpoint_name_;
@@ -215,8 +222,10 @@ private:
   std::vector<strong_actor_ptr> muted_;
   actor_control_block* last_export_ = nullptr;
   bool sender_local_ = false;
-  /// Written by the I/O thread while io_writing_ (out_mtx_ not needed).
+  /// Written by the I/O thread while io_writing_ (out_mtx_ not needed),
+  /// from io_offset_ on: what the first send() took is skipped, not erased.
   byte_buffer io_buf_;
+  size_t io_offset_ = 0;
 
   // Any thread.
   std::atomic<int64_t> last_write_ns_{0};

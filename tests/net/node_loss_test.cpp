@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,9 +92,14 @@ private:
       cfg.shutdown_grace_period = 100ms;
       actor_system sys{cfg};
       auto worker = sys.spawn([](event_based_actor* self) {
+        // A promise dropped would answer with broken_promise: keep them.
+        auto kept = std::make_shared<std::vector<response_promise>>();
         return behavior{
           [](int32_t x) { return 2 * x; },
-          [self](const std::string&) { return self->make_response_promise(); },
+          [self, kept](const std::string&) {
+            kept->push_back(self->make_response_promise());
+            return kept->back();
+          },
         };
       });
       auto published = sys.middleman().publish(worker, port);

@@ -56,8 +56,9 @@ calculator::behavior_type calculator_impl() {
 
 /// One node: a config that loads the network layer, and its system.
 struct node {
-  explicit node(std::chrono::milliseconds heartbeat = 100ms) {
+  explicit node(std::chrono::milliseconds heartbeat = 100ms, bool inline_receivers = false) {
     cfg.load<net::middleman>();
+    cfg.net.inline_receivers = inline_receivers;
     cfg.net.heartbeat_interval = heartbeat;
     cfg.net.heartbeat_timeout = 8 * heartbeat;
     cfg.shutdown_grace_period = 200ms;
@@ -72,10 +73,12 @@ struct node {
   std::unique_ptr<actor_system> sys;
 };
 
-class remote_actor_test : public ::testing::Test {
+/// Every test runs with the receivers of network messages on the workers
+/// and on the I/O thread (troupe.net.inline-receivers).
+class remote_actor_test : public ::testing::TestWithParam<bool> {
 protected:
-  node a;
-  node b;
+  node a{100ms, GetParam()};
+  node b{100ms, GetParam()};
 
   /// Publishes `hdl` on b, returns a's handle to it.
   template <class Handle = actor, class Published>
@@ -90,7 +93,7 @@ protected:
 
 } // namespace
 
-TEST_F(remote_actor_test, a_request_to_a_remote_actor_gets_its_response) {
+TEST_P(remote_actor_test, a_request_to_a_remote_actor_gets_its_response) {
   auto doubler = b.sys->spawn([] { return behavior{[](int32_t x) { return 2 * x; }}; });
   auto remote = connect(doubler);
   ASSERT_TRUE(remote);
@@ -105,7 +108,7 @@ TEST_F(remote_actor_test, a_request_to_a_remote_actor_gets_its_response) {
   anon_send_exit(doubler, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, a_typed_handle_calls_a_remote_typed_actor) {
+TEST_P(remote_actor_test, a_typed_handle_calls_a_remote_typed_actor) {
   auto calc = b.sys->spawn(calculator_impl);
   auto remote = connect<calculator>(calc);
   ASSERT_TRUE(remote);
@@ -121,7 +124,7 @@ TEST_F(remote_actor_test, a_typed_handle_calls_a_remote_typed_actor) {
   anon_send_exit(calc, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, a_typed_handle_that_does_not_match_names_both_interfaces) {
+TEST_P(remote_actor_test, a_typed_handle_that_does_not_match_names_both_interfaces) {
   using other = typed_actor<result<std::string>(get_atom)>;
   auto calc = b.sys->spawn(calculator_impl);
   auto port = b.mm().publish(calc, 0);
@@ -135,7 +138,7 @@ TEST_F(remote_actor_test, a_typed_handle_that_does_not_match_names_both_interfac
   anon_send_exit(calc, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, a_typed_handle_to_a_dynamically_typed_actor_is_refused) {
+TEST_P(remote_actor_test, a_typed_handle_to_a_dynamically_typed_actor_is_refused) {
   auto dyn = b.sys->spawn([] { return behavior{[](int32_t x) { return x; }}; });
   auto port = b.mm().publish(dyn, 0);
   ASSERT_TRUE(port);
@@ -145,7 +148,7 @@ TEST_F(remote_actor_test, a_typed_handle_to_a_dynamically_typed_actor_is_refused
   anon_send_exit(dyn, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, connecting_to_a_port_nobody_listens_on_fails_with_an_error) {
+TEST_P(remote_actor_test, connecting_to_a_port_nobody_listens_on_fails_with_an_error) {
   auto calc = b.sys->spawn(calculator_impl);
   auto port = b.mm().publish(calc, 0);
   ASSERT_TRUE(port);
@@ -157,7 +160,7 @@ TEST_F(remote_actor_test, connecting_to_a_port_nobody_listens_on_fails_with_an_e
   anon_send_exit(calc, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, publishing_an_invalid_handle_or_beyond_loopback_is_an_error) {
+TEST_P(remote_actor_test, publishing_an_invalid_handle_or_beyond_loopback_is_an_error) {
   EXPECT_EQ(b.mm().publish(actor{}, 0).error(), errc::cannot_publish_invalid_actor);
   auto calc = b.sys->spawn(calculator_impl);
   EXPECT_EQ(b.mm().publish(calc, 0, "0.0.0.0").error(), errc::invalid_argument);
@@ -165,7 +168,7 @@ TEST_F(remote_actor_test, publishing_an_invalid_handle_or_beyond_loopback_is_an_
   anon_send_exit(calc, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, remote_actor_on_the_own_node_returns_the_actor_itself) {
+TEST_P(remote_actor_test, remote_actor_on_the_own_node_returns_the_actor_itself) {
   auto calc = b.sys->spawn(calculator_impl);
   auto port = b.mm().publish(calc, 0);
   ASSERT_TRUE(port);
@@ -175,7 +178,7 @@ TEST_F(remote_actor_test, remote_actor_on_the_own_node_returns_the_actor_itself)
   anon_send_exit(calc, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, a_second_remote_actor_to_the_node_reuses_its_connection) {
+TEST_P(remote_actor_test, a_second_remote_actor_to_the_node_reuses_its_connection) {
   auto calc = b.sys->spawn(calculator_impl);
   auto port = b.mm().publish(calc, 0);
   ASSERT_TRUE(port);
@@ -187,7 +190,7 @@ TEST_F(remote_actor_test, a_second_remote_actor_to_the_node_reuses_its_connectio
   anon_send_exit(calc, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, messages_of_one_sender_arrive_in_the_order_sent) {
+TEST_P(remote_actor_test, messages_of_one_sender_arrive_in_the_order_sent) {
   constexpr int32_t n = 20000;
   auto received = std::make_shared<std::vector<int32_t>>();
   auto sink = b.sys->spawn([received](event_based_actor* self) {
@@ -211,7 +214,7 @@ TEST_F(remote_actor_test, messages_of_one_sender_arrive_in_the_order_sent) {
     ASSERT_EQ((*received)[i], i);
 }
 
-TEST_F(remote_actor_test, user_types_and_actor_handles_cross_the_network) {
+TEST_P(remote_actor_test, user_types_and_actor_handles_cross_the_network) {
   // b's shop answers an order by sending a receipt to the handle in it.
   auto shop = b.sys->spawn([](event_based_actor* self) {
     return behavior{[self](const order& o, const actor& customer) {
@@ -230,7 +233,7 @@ TEST_F(remote_actor_test, user_types_and_actor_handles_cross_the_network) {
   anon_send_exit(shop, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, current_sender_is_a_handle_the_remote_actor_can_reply_to) {
+TEST_P(remote_actor_test, current_sender_is_a_handle_the_remote_actor_can_reply_to) {
   auto echo = b.sys->spawn([](event_based_actor* self) {
     return behavior{[self](const std::string& str) {
       // Not a response: a plain send back to whoever sent it.
@@ -247,7 +250,7 @@ TEST_F(remote_actor_test, current_sender_is_a_handle_the_remote_actor_can_reply_
   anon_send_exit(echo, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, a_remote_request_can_be_delegated_and_answered_by_a_promise) {
+TEST_P(remote_actor_test, a_remote_request_can_be_delegated_and_answered_by_a_promise) {
   auto worker = b.sys->spawn([] { return behavior{[](int32_t x) { return x + 1; }}; });
   auto front = b.sys->spawn([worker](event_based_actor* self) {
     return behavior{
@@ -273,7 +276,7 @@ TEST_F(remote_actor_test, a_remote_request_can_be_delegated_and_answered_by_a_pr
   anon_send_exit(worker, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, monitoring_a_remote_actor_reports_its_exit_reason) {
+TEST_P(remote_actor_test, monitoring_a_remote_actor_reports_its_exit_reason) {
   auto target = b.sys->spawn([](event_based_actor* self) {
     return behavior{[self](stop_atom) { self->quit(exit_reason::user_shutdown); }};
   });
@@ -289,7 +292,7 @@ TEST_F(remote_actor_test, monitoring_a_remote_actor_reports_its_exit_reason) {
   EXPECT_EQ(reason, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, a_link_to_a_remote_actor_carries_exits_both_ways) {
+TEST_P(remote_actor_test, a_link_to_a_remote_actor_carries_exits_both_ways) {
   auto target = b.sys->spawn([](event_based_actor* self) {
     self->set_exit_handler([self](exit_msg& msg) { self->quit(msg.reason); });
     return behavior{[self](stop_atom) { self->quit(exit_reason::kill); }};
@@ -328,7 +331,7 @@ TEST_F(remote_actor_test, a_link_to_a_remote_actor_carries_exits_both_ways) {
   EXPECT_EQ(reason2, exit_reason::user_shutdown);
 }
 
-TEST_F(remote_actor_test, a_node_that_stops_takes_its_proxies_and_waiting_requests_with_it) {
+TEST_P(remote_actor_test, a_node_that_stops_takes_its_proxies_and_waiting_requests_with_it) {
   // b's actor never answers: the request waits until b is gone.
   auto mute = b.sys->spawn([](event_based_actor* self) {
     return behavior{[self](int32_t) { return self->make_response_promise(); }};
@@ -358,7 +361,7 @@ TEST_F(remote_actor_test, a_node_that_stops_takes_its_proxies_and_waiting_reques
     << to_string(reason);
 }
 
-TEST_F(remote_actor_test, a_graceful_shutdown_delivers_everything_sent_before_it) {
+TEST_P(remote_actor_test, a_graceful_shutdown_delivers_everything_sent_before_it) {
   constexpr int32_t n = 50000;
   auto count = std::make_shared<std::atomic<int32_t>>(0);
   auto sink = b.sys->spawn([count](event_based_actor*) {
@@ -383,6 +386,11 @@ TEST_F(remote_actor_test, a_graceful_shutdown_delivers_everything_sent_before_it
   EXPECT_EQ(count->load(), n);
   anon_send_exit(sink, exit_reason::user_shutdown);
 }
+
+INSTANTIATE_TEST_SUITE_P(receivers, remote_actor_test, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "on_the_io_thread" : "on_workers";
+                         });
 
 TEST(remote_actor, sys_middleman_without_the_module_loaded_throws) {
   actor_system_config cfg;

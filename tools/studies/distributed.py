@@ -26,7 +26,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import bench  # noqa: E402  (tools/ is on the path only now)
 
 PROGRAM = "remote"
-CASES = ["ping_pong", "throughput_small", "throughput_1k", "requests"]
+CASES = ["ping_pong", "throughput_small", "throughput_1k", "requests", "node_loss"]
+# Plain sockets have no node to lose.
+NODE_CASES = {"node_loss"}
 CONFIG = "threads=1"
 FLOOR = "threads"
 DESCRIPTION = {
@@ -81,7 +83,8 @@ def run(study, programs, expected, args, emit):
         if args.cases and case not in args.cases:
             continue
         commands = [(s, [programs[s][PROGRAM], case, "--threads=1", f"--scale={scale}"])
-                    for s in systems if PROGRAM in programs[s]]
+                    for s in systems if PROGRAM in programs[s]
+                    and (case not in NODE_CASES or s == "troupe" or s.startswith("caf-"))]
         bench.measure(study, case, CONFIG, commands, args, emit)
 
 
@@ -200,14 +203,74 @@ def throughput_table(res, report):
     return out
 
 
+def node_loss_table(res, report):
+    case = "node_loss"
+    systems = [s for s in res.systems if res.line(case, s, "time")]
+    if not systems:
+        return []
+    out = [f"### `{case}`: a node killed", "",
+           "The client monitors the server's actor and has 1,000 requests pending on it "
+           "(timeout 5 s), which the server keeps unanswered; then it kills the server "
+           "(SIGKILL). Time from the kill to the monitor's down message, and to the "
+           "failure of the last pending request, in ms (median over runs, least and most).",
+           ""]
+    out += ["| system | down message (ms) | 1,000 requests failed (ms) |", "|---|---:|---:|"]
+    for s in systems:
+        out.append(f"| `{s}` | {fmt(report, res.line(case, s, 'down_ms'))} | "
+                   f"{fmt(report, res.line(case, s, 'requests_failed_ms'))} |")
+    return out + [""]
+
+
+def targets_table(res, report):
+    """Issue 53's targets for Troupe, each a ratio within rounds."""
+    if "troupe" not in res.systems:
+        return []
+    caf = next((s for s in ("caf-1.1", "caf-1.x") if s in res.systems), None)
+    rows = []
+
+    def add(what, ratio, bound, below=True):
+        if ratio is None:
+            met = "—"
+        else:
+            met = "yes" if (ratio <= bound if below else ratio >= bound) else "**no**"
+        rows.append(f"| {what} | {report.fmt_ratio(ratio) if ratio is not None else '—'} | "
+                    f"{'≤' if below else '≥'} {bound} | {met} |")
+
+    pp = "ping_pong"
+    add("round trip p50, over `asio`",
+        cost_ratio(res.line(pp, "troupe", "rtt_p50"), res.line(pp, "asio", "rtt_p50"), False), 1.3)
+    if caf:
+        add(f"round trip p50, over `{caf}`",
+            cost_ratio(res.line(pp, "troupe", "rtt_p50"), res.line(pp, caf, "rtt_p50"), False),
+            0.5)
+        add(f"round trip p99, over `{caf}`",
+            cost_ratio(res.line(pp, "troupe", "rtt_p99"), res.line(pp, caf, "rtt_p99"), False),
+            1.0)
+    ts = "throughput_small"
+
+    def speed(other):
+        r = cost_ratio(res.line(ts, "troupe", RATE[ts]), res.line(ts, other, RATE[ts]), True)
+        return None if r is None else 1 / r
+
+    if caf:
+        add(f"small messages/s, over `{caf}`", speed(caf), 3, below=False)
+    add("small messages/s, over `asio`", speed("asio"), 0.7, below=False)
+    if not rows:
+        return []
+    return ["### Targets (issue 53)", "",
+            "Troupe's figure over the other system's, the median of the ratios within "
+            "rounds (throughput: Troupe's rate over theirs).", "",
+            "| target | ratio | bound | met |", "|---|---:|---:|---|"] + rows + [""]
+
+
 def troupe_ratios(res, report):
     if "troupe" not in res.systems:
         return []
     others = [s for s in res.systems if s != "troupe"]
     columns = [("ping_pong", "rtt_p50", False, "`ping_pong` p50"),
                ("ping_pong", "rtt_p99", False, "`ping_pong` p99")]
-    columns += [(c, RATE[c], True, f"`{c}`") for c in CASES[1:]]
-    columns += [(c, "cpu_per_op", False, f"`{c}` CPU") for c in CASES]
+    columns += [(c, RATE[c], True, f"`{c}`") for c in CASES[1:4]]
+    columns += [(c, "cpu_per_op", False, f"`{c}` CPU") for c in CASES[:4]]
     out = ["### Troupe against the others", "",
            "Troupe's cost over each system's: latency, time per message (the inverse of "
            "the rate) and CPU per operation, each the median over rounds of the ratio "
@@ -236,7 +299,9 @@ def report_section(name, lines, machine, results_dir):
             + "; ".join(f"`{s}`: {describe(s)}" for s in res.systems) + ".", ""]
     out += ping_pong_table(res, report)
     out += throughput_table(res, report)
+    out += node_loss_table(res, report)
     out += troupe_ratios(res, report)
+    out += targets_table(res, report)
     failures = [(k, l) for k, l in res.cell.items() if l.get("failed") and k[2] == "time"]
     if failures:
         out += ["Failed runs:", ""]

@@ -201,6 +201,8 @@ public:
         while (sent_ < cfg_.ops && sent_ < cfg_.window)
           dist::wire::append(ch_->out(), tag::request, static_cast<int64_t>(++sent_));
         break;
+      case dist::kind::node_loss:
+        break; // refused by dist::parse
     }
     ch_->flush();
   }
@@ -229,6 +231,8 @@ public:
           finish();
         }
         break;
+      case dist::kind::node_loss:
+        break; // refused by dist::parse
     }
   }
 

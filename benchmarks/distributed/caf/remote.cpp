@@ -8,15 +8,22 @@
 //                     (finished, N) as a message to the sender
 //   throughput_1k     the same with a std::string of --payload bytes
 //   requests          request(int) answered with the same int, --window at once
+//   node_loss         --requests requests the server keeps unanswered, then
+//                     SIGKILL of the server: the time to the down message of
+//                     a monitor and to the failure of the last request
 
 #include "common/caf_compat.hpp"
 #include "distributed/common/peer.hpp"
 
 #include <caf/io/all.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
+#include <vector>
 
 #if CAF_MAJOR_VERSION >= 1
 CAF_BEGIN_TYPE_ID_BLOCK(distributed, caf::first_custom_type_id)
@@ -76,10 +83,25 @@ caf::behavior payload_sink(caf::event_based_actor* self, dist::server_side* side
   };
 }
 
+// node_loss: answers ints, keeps every string request unanswered.
+caf::behavior loss_server(caf::event_based_actor* self) {
+  auto kept = std::make_shared<std::vector<caf::response_promise>>();
+  return {
+    [](int32_t value) { return value; },
+    [self, kept](const std::string&) {
+      kept->push_back(self->make_response_promise());
+      return kept->back();
+    },
+  };
+}
+
 int serve(const dist::config& cfg, caf::actor_system& sys) {
   dist::server_side side{cfg};
   caf::actor server;
   switch (cfg.what) {
+    case dist::kind::node_loss:
+      server = sys.spawn(loss_server);
+      break;
     case dist::kind::ping_pong:
     case dist::kind::requests:
       server = sys.spawn(echo_server, &side, cfg.ops);
@@ -224,6 +246,70 @@ private:
   dist::stopwatch watch_;
 };
 
+struct loss_state {
+  std::atomic<int64_t> down_at{0};
+  std::atomic<int64_t> failed_at{0};
+  std::atomic<uint64_t> failed{0};
+  std::promise<void> ready;
+};
+
+int64_t now_ns() {
+  return dist::steady::now().time_since_epoch().count();
+}
+
+void node_loss_client(caf::event_based_actor* self, caf::actor server, const dist::config* cfg,
+                      loss_state* st) {
+  auto left = std::make_shared<int>(2); // the down message and the last failure
+  auto one_done = [self, left] {
+    if (--*left == 0)
+      self->quit();
+  };
+#if CAF_MAJOR_VERSION >= 1
+  self->monitor(server, [st, one_done](const caf::error&) {
+    st->down_at = now_ns();
+    one_done();
+  });
+#else
+  self->monitor(server);
+  self->set_down_handler([st, one_done](caf::down_msg&) {
+    st->down_at = now_ns();
+    one_done();
+  });
+#endif
+  auto timeout = std::chrono::milliseconds{cfg->request_timeout_ms};
+  for (uint64_t i = 0; i < cfg->ops; ++i) {
+#if CAF_MAJOR_VERSION >= 1
+    auto req = self->mail(std::string{"wait"}).request(server, timeout);
+#else
+    auto req = self->request(server, timeout, std::string{"wait"});
+#endif
+    std::move(req).then([](const std::string&) { dist::die("client: an answer from the server"); },
+             [st, cfg, one_done](const caf::error&) {
+               if (++st->failed == cfg->ops) {
+                 st->failed_at = now_ns();
+                 one_done();
+               }
+             });
+  }
+  // Its answer says every request above has reached the server.
+  caf_compat::ask(self, server, int32_t{1}).then([st](int32_t) { st->ready.set_value(); });
+}
+
+int run_node_loss(const dist::config& cfg, dist::client_side& peer, caf::actor_system& sys,
+                  const caf::actor& server) {
+  dist::outcome out;
+  loss_state st;
+  auto ready = st.ready.get_future();
+  sys.spawn(node_loss_client, server, &cfg, &st);
+  ready.wait();
+  auto killed = peer.kill_server().time_since_epoch().count();
+  caf_compat::await_running_actors(sys, 0);
+  out.down_ms = static_cast<double>(st.down_at.load() - killed) / 1e6;
+  out.requests_failed_ms = static_cast<double>(st.failed_at.load() - killed) / 1e6;
+  out.seconds = std::max(out.down_ms, out.requests_failed_ms) / 1e3;
+  return peer.finish(out, st.failed.load());
+}
+
 int run_client(const dist::config& cfg, dist::client_side& peer, caf::actor_system& sys) {
   dist::outcome out;
   results res{&out};
@@ -235,6 +321,8 @@ int run_client(const dist::config& cfg, dist::client_side& peer, caf::actor_syst
       return 1;
     }
     switch (cfg.what) {
+      case dist::kind::node_loss:
+        return run_node_loss(cfg, peer, sys, *server);
       case dist::kind::ping_pong:
         sys.spawn<ping_pong_client>(*server, &cfg, &res);
         break;
@@ -254,7 +342,7 @@ int run_client(const dist::config& cfg, dist::client_side& peer, caf::actor_syst
 } // namespace
 
 int main(int argc, char** argv) {
-  auto cfg = dist::parse(argc, argv);
+  auto cfg = dist::parse(argc, argv, true);
   BENCH_CAF_INIT_META_OBJECTS(distributed);
 #if CAF_MAJOR_VERSION >= 1
   caf::io::middleman::init_global_meta_objects();

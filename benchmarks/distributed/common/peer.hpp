@@ -44,10 +44,10 @@
 
 namespace dist {
 
-enum class kind { ping_pong, throughput_small, throughput_1k, requests };
+enum class kind { ping_pong, throughput_small, throughput_1k, requests, node_loss };
 
 constexpr const char* case_names[] = {"ping_pong", "throughput_small", "throughput_1k",
-                                      "requests"};
+                                      "requests", "node_loss"};
 
 /// The only address either role uses.
 constexpr const char* host = "127.0.0.1";
@@ -69,6 +69,10 @@ struct config {
   uint64_t window = 0;
   /// throughput_1k: bytes of each message's payload.
   uint64_t payload = 0;
+  /// node_loss: the timeout of the requests the server never answers.
+  uint64_t request_timeout_ms = 0;
+  /// Troupe: run the receivers of network messages on the I/O thread.
+  bool inline_receivers = false;
   /// argv[0] and the size flags, as given (for the spawned server).
   std::vector<std::string> argv;
 };
@@ -100,7 +104,9 @@ inline void on_timeout(int) {
   std::exit(status);
 }
 
-inline config parse(int argc, char** argv) {
+/// `node_semantics`: the program has actors whose node can be lost
+/// (node_loss is its case too).
+inline config parse(int argc, char** argv, bool node_semantics = false) {
   const char* program = argc > 0 ? argv[0] : "remote";
   if (argc < 2)
     usage(program, 2);
@@ -123,6 +129,7 @@ inline config parse(int argc, char** argv) {
     {"port", 0, 0, "client: a running server's port; server: the port (0: any)"},
     {"pin", 1, 1, "1: client on the first usable CPU, server on the second"},
     {"timeout", 100, 540, "seconds before either role gives up"},
+    {"inline-receivers", 0, 0, "troupe only, 1: troupe.net.inline-receivers on both sides"},
   };
   const char* ops_flag = "";
   switch (cfg.what) {
@@ -145,6 +152,11 @@ inline config parse(int argc, char** argv) {
       flags.push_back({ops_flag, 300'000, 3'000'000, "requests answered"});
       flags.push_back({"window", 100, 100, "requests in flight"});
       break;
+    case kind::node_loss:
+      ops_flag = "requests";
+      flags.push_back({ops_flag, 1'000, 1'000, "requests pending when the server dies"});
+      flags.push_back({"request-timeout-ms", 5'000, 5'000, "their timeout"});
+      break;
   }
   // Usage and errors name the case: "remote ping_pong: ...".
   std::string title = std::string{program} + " " + cfg.name;
@@ -161,6 +173,7 @@ inline config parse(int argc, char** argv) {
   cfg.port = static_cast<uint16_t>(opts["port"]);
   cfg.pin = opts["pin"] != 0;
   cfg.timeout_s = opts["timeout"];
+  cfg.inline_receivers = opts["inline-receivers"] != 0;
   cfg.ops = opts[ops_flag];
   if (cfg.ops == 0 || cfg.ops > static_cast<uint64_t>(std::numeric_limits<int32_t>::max()))
     die("the operation count must be between 1 and 2^31 - 1");
@@ -176,8 +189,13 @@ inline config parse(int argc, char** argv) {
   }
   if (cfg.what == kind::throughput_1k)
     cfg.payload = opts["payload"];
+  if (cfg.what == kind::node_loss)
+    cfg.request_timeout_ms = opts["request-timeout-ms"];
   for (auto* arg : rest)
     cfg.argv.emplace_back(arg);
+  if (cfg.what == kind::node_loss && !node_semantics)
+    die("node_loss: plain sockets have no node to lose; the study runs this case for actor "
+        "runtimes only");
   // A peer that went away shows as an error, not as SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
   if (cfg.timeout_s > 0) {
@@ -188,9 +206,11 @@ inline config parse(int argc, char** argv) {
 }
 
 /// What the client checks at the end: ping_pong and requests sum the values
-/// answered (1..N), the throughput cases count the messages received.
+/// answered (1..N), the throughput cases count the messages received,
+/// node_loss the requests that failed.
 inline uint64_t expected_checksum(const config& cfg) {
-  if (cfg.what == kind::throughput_small || cfg.what == kind::throughput_1k)
+  if (cfg.what == kind::throughput_small || cfg.what == kind::throughput_1k
+      || cfg.what == kind::node_loss)
     return cfg.ops;
   return cfg.ops * (cfg.ops + 1) / 2;
 }
@@ -330,6 +350,10 @@ struct outcome {
   double server_cpu = std::numeric_limits<double>::quiet_NaN();
   /// ping_pong: each measured round trip.
   std::vector<int64_t> rtt_ns;
+  /// node_loss: from the server's SIGKILL to the down_msg, and to the last
+  /// pending request's failure.
+  double down_ms = std::numeric_limits<double>::quiet_NaN();
+  double requests_failed_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Wall and CPU time of the client's measured window.
@@ -380,6 +404,17 @@ public:
     return port_;
   }
 
+  /// node_loss: kills the server (SIGKILL) and reaps it; returns when.
+  steady::time_point kill_server() {
+    auto now = steady::now();
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+    return now;
+  }
+
   /// Reads the server's CPU, ends it, prints the metrics and the checksum;
   /// returns main's exit status.
   int finish(outcome& out, uint64_t checksum) {
@@ -404,6 +439,8 @@ public:
 
 private:
   const char* checksum_label() const {
+    if (cfg_.what == kind::node_loss)
+      return "failed";
     return cfg_.what == kind::throughput_small || cfg_.what == kind::throughput_1k
              ? "received"
              : "sum";
@@ -575,6 +612,10 @@ private:
       case kind::requests:
         std::printf("metric responses_per_s %.0f 1/s\n", rate);
         break;
+      case kind::node_loss:
+        std::printf("metric down_ms %.3f ms\n", out.down_ms);
+        std::printf("metric requests_failed_ms %.3f ms\n", out.requests_failed_ms);
+        return;
     }
     std::printf("metric client_cpu_per_op %.3f us\n", out.client_cpu / ops * 1e6);
     if (!std::isnan(out.server_cpu)) {

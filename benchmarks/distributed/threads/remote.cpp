@@ -247,6 +247,8 @@ int main(int argc, char** argv) {
       case dist::kind::requests:
         checksum = requests(cfg, conn, out);
         break;
+      case dist::kind::node_loss:
+        break; // refused by dist::parse
     }
   }
   return peer.finish(out, checksum);

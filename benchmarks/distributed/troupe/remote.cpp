@@ -8,6 +8,9 @@
 //                     (finished, N) as a message to the sender
 //   throughput_1k     the same with a std::string of --payload bytes
 //   requests          request(int) answered with the same int, --window at once
+//   node_loss         --requests requests the server keeps unanswered, then
+//                     SIGKILL of the server: the time to the down_msg of a
+//                     monitor and to the failure of the last request
 
 #include "distributed/common/peer.hpp"
 
@@ -15,9 +18,13 @@
 #include <troupe/net/middleman.hpp>
 #include <troupe/serialization/binary_serializer.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
+#include <vector>
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(distributed, troupe::first_custom_type_id)
   TROUPE_ADD_ATOM(distributed, finished_atom)
@@ -72,10 +79,25 @@ behavior payload_sink(event_based_actor* self, dist::server_side* side, uint64_t
   };
 }
 
+// node_loss: answers ints, keeps every string request unanswered.
+behavior loss_server(event_based_actor* self) {
+  auto kept = std::make_shared<std::vector<response_promise>>();
+  return {
+    [](int32_t value) { return value; },
+    [self, kept](const std::string&) {
+      kept->push_back(self->make_response_promise());
+      return kept->back();
+    },
+  };
+}
+
 int serve(const dist::config& cfg, actor_system& sys) {
   dist::server_side side{cfg};
   actor server;
   switch (cfg.what) {
+    case dist::kind::node_loss:
+      server = sys.spawn(loss_server);
+      break;
     case dist::kind::ping_pong:
     case dist::kind::requests:
       server = sys.spawn(echo_server, &side, cfg.ops);
@@ -195,6 +217,58 @@ void requests_client(event_based_actor* self, actor server, const dist::config* 
     request_next(self, st);
 }
 
+struct loss_state {
+  std::atomic<int64_t> down_at{0};
+  std::atomic<int64_t> failed_at{0};
+  std::atomic<uint64_t> failed{0};
+  std::promise<void> ready;
+};
+
+int64_t now_ns() {
+  return dist::steady::now().time_since_epoch().count();
+}
+
+void node_loss_client(event_based_actor* self, actor server, const dist::config* cfg,
+                      loss_state* st) {
+  auto left = std::make_shared<int>(2); // the down_msg and the last failure
+  auto one_done = [self, left] {
+    if (--*left == 0)
+      self->quit();
+  };
+  self->monitor(server);
+  self->set_down_handler([st, one_done](down_msg&) {
+    st->down_at = now_ns();
+    one_done();
+  });
+  auto timeout = std::chrono::milliseconds{cfg->request_timeout_ms};
+  for (uint64_t i = 0; i < cfg->ops; ++i)
+    self->request(server, timeout, std::string{"wait"})
+      .then([](const std::string&) { dist::die("client: an answer from the server"); },
+            [st, cfg, one_done](const error&) {
+              if (++st->failed == cfg->ops) {
+                st->failed_at = now_ns();
+                one_done();
+              }
+            });
+  // Its answer says every request above has reached the server.
+  self->request(server, infinite, int32_t{1}).then([st](int32_t) { st->ready.set_value(); });
+}
+
+int run_node_loss(const dist::config& cfg, dist::client_side& peer, actor_system& sys,
+                  const actor& server) {
+  dist::outcome out;
+  loss_state st;
+  auto ready = st.ready.get_future();
+  sys.spawn(node_loss_client, server, &cfg, &st);
+  ready.wait();
+  auto killed = peer.kill_server().time_since_epoch().count();
+  sys.await_all_actors_done();
+  out.down_ms = static_cast<double>(st.down_at.load() - killed) / 1e6;
+  out.requests_failed_ms = static_cast<double>(st.failed_at.load() - killed) / 1e6;
+  out.seconds = std::max(out.down_ms, out.requests_failed_ms) / 1e3;
+  return peer.finish(out, st.failed.load());
+}
+
 int run_client(const dist::config& cfg, dist::client_side& peer, actor_system& sys) {
   dist::outcome out;
   results res{&out};
@@ -206,6 +280,8 @@ int run_client(const dist::config& cfg, dist::client_side& peer, actor_system& s
       return 1;
     }
     switch (cfg.what) {
+      case dist::kind::node_loss:
+        return run_node_loss(cfg, peer, sys, *server);
       case dist::kind::ping_pong:
         sys.spawn(ping_pong_client, *server, &cfg, &res);
         break;
@@ -225,11 +301,12 @@ int run_client(const dist::config& cfg, dist::client_side& peer, actor_system& s
 } // namespace
 
 int main(int argc, char** argv) {
-  auto cfg = dist::parse(argc, argv);
+  auto cfg = dist::parse(argc, argv, true);
   if (cfg.server) {
     actor_system_config sys_cfg;
     sys_cfg.load<net::middleman>();
     sys_cfg.scheduler.max_threads = cfg.threads;
+    sys_cfg.net.inline_receivers = cfg.inline_receivers;
     actor_system sys{sys_cfg};
     return serve(cfg, sys);
   }
@@ -238,6 +315,7 @@ int main(int argc, char** argv) {
   actor_system_config sys_cfg;
   sys_cfg.load<net::middleman>();
   sys_cfg.scheduler.max_threads = cfg.threads;
+  sys_cfg.net.inline_receivers = cfg.inline_receivers;
   actor_system sys{sys_cfg};
   return run_client(cfg, peer, sys);
 }
