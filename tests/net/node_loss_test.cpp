@@ -132,17 +132,34 @@ struct local_node {
   std::unique_ptr<actor_system> sys;
 };
 
+/// Two child processes (forked first, before any thread), the local node,
+/// and a scoped actor on it.
+class node_loss : public ::testing::Test {
+protected:
+  /// The actor `node` serves, monitored by `self`.
+  expected<actor> reach(child_node& node, uint16_t port = 0) {
+    auto published = node.start(port);
+    if (published == 0)
+      return make_error(errc::cannot_connect_to_node, "the child did not publish");
+    last_port = published;
+    auto remote = local.sys->middleman().remote_actor("127.0.0.1", published);
+    if (remote)
+      self->monitor(*remote);
+    return remote;
+  }
+
+  child_node child;
+  child_node second;
+  local_node local;
+  scoped_actor self{*local.sys};
+  uint16_t last_port = 0;
+};
+
 } // namespace
 
-TEST(node_loss, a_killed_node_fails_its_monitors_and_every_waiting_request_at_once) {
-  child_node child;
-  auto port = child.start();
-  ASSERT_NE(port, 0);
-  local_node local;
-  auto remote = local.sys->middleman().remote_actor("127.0.0.1", port);
+TEST_F(node_loss, a_killed_node_fails_its_monitors_and_every_waiting_request_at_once) {
+  auto remote = reach(child);
   ASSERT_TRUE(remote) << to_string(remote.error());
-  scoped_actor self{*local.sys};
-  self->monitor(*remote);
   // 1,000 requests the remote actor keeps without answering, with a
   // timeout far beyond the test's.
   constexpr int n = 1000;
@@ -179,15 +196,9 @@ TEST(node_loss, a_killed_node_fails_its_monitors_and_every_waiting_request_at_on
                                                   });
 }
 
-TEST(node_loss, a_frozen_node_is_noticed_by_its_missing_heartbeats) {
-  child_node child;
-  auto port = child.start();
-  ASSERT_NE(port, 0);
-  local_node local;
-  auto remote = local.sys->middleman().remote_actor("127.0.0.1", port);
+TEST_F(node_loss, a_frozen_node_is_noticed_by_its_missing_heartbeats) {
+  auto remote = reach(child);
   ASSERT_TRUE(remote) << to_string(remote.error());
-  scoped_actor self{*local.sys};
-  self->monitor(*remote);
   child.signal(SIGSTOP);
   error reason;
   self->receive([&](const down_msg& msg) { reason = msg.reason; },
@@ -196,20 +207,13 @@ TEST(node_loss, a_frozen_node_is_noticed_by_its_missing_heartbeats) {
   EXPECT_NE(reason.context().find("heartbeat"), std::string::npos) << to_string(reason);
 }
 
-TEST(node_loss, a_restarted_node_is_reached_again_and_old_handles_stay_dead) {
-  child_node first;
-  child_node second;
-  local_node local;
-  scoped_actor self{*local.sys};
-  auto port = first.start();
-  ASSERT_NE(port, 0);
-  auto old_handle = local.sys->middleman().remote_actor("127.0.0.1", port);
-  ASSERT_TRUE(old_handle);
-  self->monitor(*old_handle);
-  first.signal(SIGKILL);
+TEST_F(node_loss, a_restarted_node_is_reached_again_and_old_handles_stay_dead) {
+  auto old_handle = reach(child);
+  ASSERT_TRUE(old_handle) << to_string(old_handle.error());
+  auto port = last_port;
+  child.signal(SIGKILL);
   self->receive([](const down_msg&) {}, after(10s) >> [] { FAIL() << "no down_msg"; });
-  ASSERT_EQ(second.start(port), port);
-  auto again = local.sys->middleman().remote_actor("127.0.0.1", port);
+  auto again = reach(second, port);
   ASSERT_TRUE(again) << to_string(again.error());
   EXPECT_NE(*again, *old_handle);
   int32_t doubled = 0;
