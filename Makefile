@@ -4,7 +4,7 @@
 #              packages first)
 # make bench   builds the benchmarks and runs every study in quick mode;
 #              STUDY=<name> runs one (core, latency, micro, patterns,
-#              streaming, locality),
+#              streaming, locality, distributed),
 #              FULL=1 the full sizes, CAF_ROOT=<prefix> adds an installed
 #              CAF 1.x
 # make clean   removes build/
