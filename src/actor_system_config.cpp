@@ -605,6 +605,12 @@ actor_system_config::actor_system_config() {
   add_builtin(std::move(grace));
 
   namespace nd = defaults::net;
+  auto listen_address = detail::make_config_option(&net.listen_address);
+  listen_address.key = "troupe.net.listen-address";
+  listen_address.description = "where publish and open listen when not told (any address but "
+                               "loopback needs TLS or troupe.net.insecure)";
+  add_builtin(std::move(listen_address));
+
   auto heartbeat_interval
     = detail::make_config_option(&net.heartbeat_interval, nd::min_interval, nd::max_interval);
   heartbeat_interval.key = "troupe.net.heartbeat-interval";

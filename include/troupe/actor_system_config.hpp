@@ -460,6 +460,7 @@ struct net_tls_config {
 };
 
 struct net_config {
+  std::string listen_address{defaults::net::listen_address};
   std::chrono::milliseconds heartbeat_interval = defaults::net::heartbeat_interval;
   std::chrono::milliseconds heartbeat_timeout = defaults::net::heartbeat_timeout;
   std::chrono::milliseconds handshake_timeout = defaults::net::handshake_timeout;

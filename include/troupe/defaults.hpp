@@ -173,6 +173,9 @@ inline constexpr std::chrono::milliseconds grace_period{5000};
 } // namespace shutdown
 
 namespace net {
+/// troupe.net.listen-address: where publish() and open() listen when not
+/// told: loopback only (any other address needs TLS, see troupe.net.tls.*).
+inline constexpr std::string_view listen_address = "127.0.0.1";
 /// troupe.net.heartbeat-interval: how often a connection that sent nothing
 /// else tells its peer it is alive.
 inline constexpr std::chrono::milliseconds heartbeat_interval{500};

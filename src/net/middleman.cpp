@@ -294,7 +294,7 @@ expected<uint16_t> middleman_impl::publish(strong_actor_ptr hdl,
                                            std::vector<std::string> interface, uint16_t port,
                                            std::string address) {
   if (address.empty())
-    address = "127.0.0.1";
+    address = cfg_.listen_address;
   boost::system::error_code ec;
   auto addr = asio::ip::make_address(address, ec);
   if (ec)

@@ -175,3 +175,17 @@ TEST(net_security, listening_beyond_loopback_without_tls_is_refused) {
   ASSERT_FALSE(port);
   EXPECT_NE(to_string(port.error()).find("troupe.net.tls"), std::string::npos);
 }
+
+TEST(net_security, the_default_listen_address_is_a_key_and_checked_like_an_argument) {
+  actor_system_config cfg;
+  cfg.load<net::middleman>();
+  ASSERT_FALSE(cfg.parse({"--troupe.net.listen-address=0.0.0.0"}));
+  EXPECT_EQ(cfg.net.listen_address, "0.0.0.0");
+  actor_system sys{cfg};
+  auto port = sys.middleman().open(0);
+  ASSERT_FALSE(port);
+  EXPECT_EQ(port.error(), errc::invalid_argument);
+  EXPECT_NE(to_string(port.error()).find("0.0.0.0"), std::string::npos);
+  // An explicit loopback address still listens.
+  EXPECT_TRUE(sys.middleman().open(0, "127.0.0.1"));
+}

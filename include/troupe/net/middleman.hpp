@@ -67,8 +67,8 @@ public:
   void stop() noexcept override;
 
   /// Accepts connections on `port` (0: one the system picks) at `address`
-  /// (default: loopback only) that get `hdl` as remote_actor's result;
-  /// returns the port.
+  /// (default: troupe.net.listen-address, loopback) that get `hdl` as
+  /// remote_actor's result; returns the port.
   template <class Handle>
   expected<uint16_t> publish(const Handle& hdl, uint16_t port, std::string address = {}) {
     return publish_impl(actor_cast_strong(hdl), troupe::detail::interface_of<Handle>(), port,
@@ -91,8 +91,8 @@ public:
   }
 
   /// Accepts connections from other nodes on `port` (0: one the system
-  /// picks) at `address` (default: loopback only) without publishing an
-  /// actor there, as CAF's open(); returns the port.
+  /// picks) at `address` (default: troupe.net.listen-address, loopback)
+  /// without publishing an actor there, as CAF's open(); returns the port.
   expected<uint16_t> open(uint16_t port, std::string address = {});
 
   /// Connects to the node listening at `host`:`port` (or reuses a
