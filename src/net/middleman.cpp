@@ -111,6 +111,16 @@ std::string join(const std::vector<std::string>& xs) {
   return result + "}";
 }
 
+/// The error of a handle type that expects `expected` of `actor_name`,
+/// which offers `offered`.
+error interface_mismatch(std::string_view what, const std::vector<std::string>& expected,
+                         const std::string& actor_name, const std::vector<std::string>& offered) {
+  return make_error(errc::unexpected_actor_messaging_interface,
+                    std::string{what} + ": the handle expects " + join(expected) + ", "
+                      + actor_name
+                      + (offered.empty() ? " is dynamically typed" : " offers " + join(offered)));
+}
+
 } // namespace
 
 middleman_impl::middleman_impl(actor_system& sys)
@@ -221,8 +231,8 @@ void middleman_impl::start() {
   });
   watcher_addr_ = watcher_.address();
   service_ = sys_.spawn<hidden>([](event_based_actor* self) {
-    auto answer = [self](message request) -> result<actor, std::vector<std::string>> {
-      auto x = local_service(self->system(), std::move(request));
+    using answer = result<actor, std::vector<std::string>>;
+    auto reply = [self](expected<spawned_actor> x) -> answer {
       if (!x)
         return error{x.error().code(), x.error().category(),
                      "node " + self->system().middleman().this_node().to_string() + ": "
@@ -230,11 +240,11 @@ void middleman_impl::start() {
       return {actor{std::move(x->hdl)}, std::move(x->interface)};
     };
     return behavior{
-      [answer](get_atom, const std::string& name) {
-        return answer(make_message(get_atom_v, name));
+      [self, reply](get_atom, const std::string& name) {
+        return reply(lookup_here(self->system(), name));
       },
-      [answer](spawn_atom, const std::string& name, const message& args) {
-        return answer(make_message(spawn_atom_v, name, args));
+      [self, reply](spawn_atom, const std::string& name, const message& args) {
+        return reply(spawn_here(self->system(), name, args));
       },
     };
   });
@@ -255,7 +265,6 @@ void middleman_impl::stop() noexcept {
   }
   // Every peer gets what was queued for it, then a goodbye.
   asio::post(io_, [this] {
-    std::vector<std::shared_ptr<peer>> peers;
     {
       std::lock_guard guard{mtx_};
       for (auto& [port, entry] : published_) {
@@ -263,9 +272,8 @@ void middleman_impl::stop() noexcept {
         entry.acceptor->close(ec);
       }
       published_.clear();
-      peers = peers_;
     }
-    for (auto& p : peers)
+    for (auto& p : peers_now())
       p->close_gracefully();
   });
   {
@@ -274,12 +282,7 @@ void middleman_impl::stop() noexcept {
   }
   // What did not say goodbye in time is cut off.
   asio::post(io_, [this] {
-    std::vector<std::shared_ptr<peer>> peers;
-    {
-      std::lock_guard guard{mtx_};
-      peers = peers_;
-    }
-    for (auto& p : peers)
+    for (auto& p : peers_now())
       p->close(make_error(exit_reason::remote_link_unreachable, "this node stopped"));
   });
   work_.reset();
@@ -393,16 +396,7 @@ void middleman_impl::start_connect(std::string host, uint16_t port, connected_fn
       return;
     }
     // One connection per node: a second one says goodbye at once.
-    std::shared_ptr<peer> existing;
-    {
-      std::lock_guard guard{mtx_};
-      for (auto& q : peers_)
-        if (q.get() != &p && q->is_up() && q->remote().node == hello.node) {
-          existing = q;
-          break;
-        }
-    }
-    if (existing) {
+    if (auto existing = find_peer(hello.node, &p)) {
       fn(existing.get(), hello, {});
       p.close_gracefully();
       return;
@@ -480,11 +474,9 @@ expected<strong_actor_ptr> middleman_impl::remote_actor(std::vector<std::string>
       return;
     }
     if (!troupe::detail::offers_interface(hello.interface, interface)) {
-      done->set_value(make_error(
-        errc::unexpected_actor_messaging_interface,
-        what + ": the handle expects " + join(interface) + ", node " + hello.node.to_string()
-          + " publishes "
-          + (hello.interface.empty() ? "a dynamically typed actor" : join(hello.interface))));
+      done->set_value(interface_mismatch(what, interface,
+                                         "node " + hello.node.to_string() + "'s published actor",
+                                         hello.interface));
       return;
     }
     if (p == nullptr) {
@@ -515,18 +507,23 @@ expected<node_id> middleman_impl::connect(std::string host, uint16_t port) {
   return await(fut, what);
 }
 
+std::shared_ptr<peer> middleman_impl::find_peer(const node_id& node, const peer* except) const {
+  std::lock_guard guard{mtx_};
+  for (auto& p : peers_)
+    if (p.get() != except && p->is_up() && p->remote().node == node)
+      return p;
+  return nullptr;
+}
+
+std::vector<std::shared_ptr<peer>> middleman_impl::peers_now() const {
+  std::lock_guard guard{mtx_};
+  return peers_;
+}
+
 expected<strong_actor_ptr> middleman_impl::service_of(const node_id& node, std::string_view what) {
   if (auto err = check_running(what))
     return err;
-  std::shared_ptr<peer> p;
-  {
-    std::lock_guard guard{mtx_};
-    for (auto& q : peers_)
-      if (q->is_up() && q->remote().node == node) {
-        p = q;
-        break;
-      }
-  }
+  auto p = find_peer(node);
   if (!p)
     return make_error(errc::cannot_connect_to_node,
                       std::string{what} + ": not connected to node " + node.to_string()
@@ -538,43 +535,33 @@ expected<strong_actor_ptr> middleman_impl::service_of(const node_id& node, std::
   return fut.get();
 }
 
+template <class... Ts>
 expected<spawned_actor> middleman_impl::ask_service(const node_id& node, std::string_view what,
-                                                   message request) {
-  if (node == node_)
-    return local_service(sys_, std::move(request));
+                                                   Ts&&... xs) {
   auto service = service_of(node, what);
   if (!service)
     return service.error();
   scoped_actor self{sys_};
   expected<spawned_actor> result{make_error(errc::runtime_error, "no answer")};
-  auto on_answer = [&](const actor& hdl, const std::vector<std::string>& interface) {
-    result = spawned_actor{hdl.ptr(), interface};
-  };
-  auto on_error = [&](const error& err) {
-    result = error{err.code(), err.category(), std::string{what} + ": " + err.context()};
-  };
-  actor dest{*service};
-  if (request.match_elements<get_atom, std::string>())
-    self->request(dest, cfg_.handshake_timeout, get_atom_v, request.get_as<std::string>(1))
-      .receive(on_answer, on_error);
-  else
-    self->request(dest, cfg_.handshake_timeout, spawn_atom_v, request.get_as<std::string>(1),
-                  request.get_as<message>(2))
-      .receive(on_answer, on_error);
+  self->request(actor{*service}, cfg_.handshake_timeout, std::forward<Ts>(xs)...)
+    .receive(
+      [&](const actor& hdl, const std::vector<std::string>& interface) {
+        result = spawned_actor{hdl.ptr(), interface};
+      },
+      [&](const error& err) {
+        result = error{err.code(), err.category(), std::string{what} + ": " + err.context()};
+      });
   return result;
 }
 
 expected<strong_actor_ptr> middleman_impl::remote_lookup(std::vector<std::string> interface,
                                                          std::string name, const node_id& node) {
   auto what = "remote_lookup(\"" + name + "\", " + node.to_string() + ")";
-  auto found = ask_service(node, what, make_message(get_atom_v, std::move(name)));
+  auto found = node == node_ ? lookup_here(sys_, name) : ask_service(node, what, get_atom_v, name);
   if (!found)
     return found.error();
   if (!troupe::detail::offers_interface(found->interface, interface))
-    return make_error(errc::unexpected_actor_messaging_interface,
-                      what + ": the handle expects " + join(interface) + ", the actor offers "
-                        + (found->interface.empty() ? "a dynamic interface"
-                                                    : join(found->interface)));
+    return interface_mismatch(what, interface, "the actor", found->interface);
   return std::move(found->hdl);
 }
 
@@ -582,37 +569,32 @@ expected<strong_actor_ptr> middleman_impl::remote_spawn(std::vector<std::string>
                                                         const node_id& node, std::string name,
                                                         message args) {
   auto what = "remote_spawn(" + node.to_string() + ", \"" + name + "\")";
-  auto spawned = ask_service(node, what, make_message(spawn_atom_v, std::move(name), std::move(args)));
+  auto spawned = node == node_ ? spawn_here(sys_, name, args)
+                               : ask_service(node, what, spawn_atom_v, name, std::move(args));
   if (!spawned)
     return spawned.error();
   if (!troupe::detail::offers_interface(spawned->interface, interface)) {
     // Nobody else knows it: it ends with the refusal.
     anon_send_exit(actor{spawned->hdl}, exit_reason::user_shutdown);
-    return make_error(errc::unexpected_actor_messaging_interface,
-                      what + ": the handle expects " + join(interface) + ", the actor offers "
-                        + (spawned->interface.empty() ? "a dynamic interface"
-                                                      : join(spawned->interface)));
+    return interface_mismatch(what, interface, "the actor", spawned->interface);
   }
   return std::move(spawned->hdl);
 }
 
-expected<spawned_actor> middleman_impl::local_service(actor_system& sys, message request) {
-  if (request.match_elements<get_atom, std::string>()) {
-    auto& name = request.get_as<std::string>(1);
-    auto x = sys.registry().find(name);
-    if (!x)
-      return make_error(errc::invalid_argument, "node has no actor named '" + name + "'");
-    return spawned_actor{std::move(x->hdl), std::move(x->interface)};
-  }
-  if (request.match_elements<spawn_atom, std::string, message>()) {
-    auto& name = request.get_as<std::string>(1);
-    auto* factory = sys.config().find_actor_factory(name);
-    if (factory == nullptr)
-      return make_error(errc::invalid_argument, "node has no actor type named '" + name
-                                                  + "' (cfg.add_actor_type)");
-    return (*factory)(sys, request.get_as<message>(2));
-  }
-  return make_error(errc::unexpected_message, "not a lookup or a spawn");
+expected<spawned_actor> middleman_impl::lookup_here(actor_system& sys, const std::string& name) {
+  auto x = sys.registry().find(name);
+  if (!x)
+    return make_error(errc::invalid_argument, "node has no actor named '" + name + "'");
+  return spawned_actor{std::move(x->hdl), std::move(x->interface)};
+}
+
+expected<spawned_actor> middleman_impl::spawn_here(actor_system& sys, const std::string& name,
+                                                   const message& args) {
+  auto* factory = sys.config().find_actor_factory(name);
+  if (factory == nullptr)
+    return make_error(errc::invalid_argument,
+                      "node has no actor type named '" + name + "' (cfg.add_actor_type)");
+  return (*factory)(sys, args);
 }
 
 strong_actor_ptr middleman_impl::published_actor(uint64_t id) const {
@@ -662,12 +644,7 @@ void middleman_impl::remove_peer(const peer* p) {
 }
 
 void middleman_impl::on_exported_down(uint64_t id, const error& reason) {
-  std::vector<std::shared_ptr<peer>> peers;
-  {
-    std::lock_guard guard{mtx_};
-    peers = peers_;
-  }
-  for (auto& p : peers)
+  for (auto& p : peers_now())
     p->send_down(id, reason);
 }
 

@@ -72,10 +72,14 @@ public:
   expected<strong_actor_ptr> remote_spawn(std::vector<std::string> interface,
                                           const node_id& node, std::string name, message args);
 
-  /// Answers a lookup (get_atom, name) or a spawn (spawn_atom, name, args)
-  /// from this node's registry and actor types: what the service actor
-  /// does for peers.
-  static expected<spawned_actor> local_service(actor_system& sys, message request);
+  /// The actor this node's registry names `name`: what the service actor
+  /// answers peers' lookups with.
+  static expected<spawned_actor> lookup_here(actor_system& sys, const std::string& name);
+
+  /// A new actor of this node's type `name` (cfg.add_actor_type): what the
+  /// service actor answers peers' spawns with.
+  static expected<spawned_actor> spawn_here(actor_system& sys, const std::string& name,
+                                            const message& args);
 
   actor_system& system() noexcept {
     return sys_;
@@ -146,8 +150,14 @@ private:
   error check_running(std::string_view what) const;
   /// A proxy of `node`'s service actor.
   expected<strong_actor_ptr> service_of(const node_id& node, std::string_view what);
-  expected<spawned_actor> ask_service(const node_id& node, std::string_view what,
-                                      message request);
+  /// `node`'s service actor's answer to (xs...).
+  template <class... Ts>
+  expected<spawned_actor> ask_service(const node_id& node, std::string_view what, Ts&&... xs);
+  /// A connection to `node` that finished its handshake, other than
+  /// `except`, or null.
+  std::shared_ptr<peer> find_peer(const node_id& node, const peer* except = nullptr) const;
+  /// The connections now, to act on outside mtx_.
+  std::vector<std::shared_ptr<peer>> peers_now() const;
 
   /// Loads troupe.net.tls.* into tls_, or sets tls_error_.
   void load_tls();
