@@ -18,7 +18,6 @@
 #include <caf/io/all.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <future>
 #include <memory>
@@ -246,19 +245,8 @@ private:
   dist::stopwatch watch_;
 };
 
-struct loss_state {
-  std::atomic<int64_t> down_at{0};
-  std::atomic<int64_t> failed_at{0};
-  std::atomic<uint64_t> failed{0};
-  std::promise<void> ready;
-};
-
-int64_t now_ns() {
-  return dist::steady::now().time_since_epoch().count();
-}
-
 void node_loss_client(caf::event_based_actor* self, caf::actor server, const dist::config* cfg,
-                      loss_state* st) {
+                      dist::loss_record* st) {
   auto left = std::make_shared<int>(2); // the down message and the last failure
   auto one_done = [self, left] {
     if (--*left == 0)
@@ -266,13 +254,13 @@ void node_loss_client(caf::event_based_actor* self, caf::actor server, const dis
   };
 #if CAF_MAJOR_VERSION >= 1
   self->monitor(server, [st, one_done](const caf::error&) {
-    st->down_at = now_ns();
+    st->down();
     one_done();
   });
 #else
   self->monitor(server);
   self->set_down_handler([st, one_done](caf::down_msg&) {
-    st->down_at = now_ns();
+    st->down();
     one_done();
   });
 #endif
@@ -285,10 +273,8 @@ void node_loss_client(caf::event_based_actor* self, caf::actor server, const dis
 #endif
     std::move(req).then([](const std::string&) { dist::die("client: an answer from the server"); },
              [st, cfg, one_done](const caf::error&) {
-               if (++st->failed == cfg->ops) {
-                 st->failed_at = now_ns();
+               if (st->request_failed(cfg->ops))
                  one_done();
-               }
              });
   }
   // Its answer says every request above has reached the server.
@@ -298,15 +284,13 @@ void node_loss_client(caf::event_based_actor* self, caf::actor server, const dis
 int run_node_loss(const dist::config& cfg, dist::client_side& peer, caf::actor_system& sys,
                   const caf::actor& server) {
   dist::outcome out;
-  loss_state st;
+  dist::loss_record st;
   auto ready = st.ready.get_future();
   sys.spawn(node_loss_client, server, &cfg, &st);
   ready.wait();
-  auto killed = peer.kill_server().time_since_epoch().count();
+  auto killed = peer.kill_server();
   caf_compat::await_running_actors(sys, 0);
-  out.down_ms = static_cast<double>(st.down_at.load() - killed) / 1e6;
-  out.requests_failed_ms = static_cast<double>(st.failed_at.load() - killed) / 1e6;
-  out.seconds = std::max(out.down_ms, out.requests_failed_ms) / 1e3;
+  st.report(killed, out);
   return peer.finish(out, st.failed.load());
 }
 

@@ -34,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <iterator>
 #include <limits>
 #include <mutex>
@@ -354,6 +355,40 @@ struct outcome {
   /// pending request's failure.
   double down_ms = std::numeric_limits<double>::quiet_NaN();
   double requests_failed_ms = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// node_loss: what the client's actor records as the server's node dies,
+/// for the thread that killed it. Any thread.
+struct loss_record {
+  std::atomic<int64_t> down_at{0};
+  std::atomic<int64_t> failed_at{0};
+  std::atomic<uint64_t> failed{0};
+  /// Set once every pending request has reached the server.
+  std::promise<void> ready;
+
+  static int64_t now() {
+    return steady::now().time_since_epoch().count();
+  }
+
+  void down() {
+    down_at = now();
+  }
+
+  /// One pending request failed; true for the last of `total`.
+  bool request_failed(uint64_t total) {
+    if (++failed != total)
+      return false;
+    failed_at = now();
+    return true;
+  }
+
+  /// The figures, counted from the server's kill at `killed`.
+  void report(steady::time_point killed, outcome& out) const {
+    auto from = killed.time_since_epoch().count();
+    out.down_ms = static_cast<double>(down_at.load() - from) / 1e6;
+    out.requests_failed_ms = static_cast<double>(failed_at.load() - from) / 1e6;
+    out.seconds = std::max(out.down_ms, out.requests_failed_ms) / 1e3;
+  }
 };
 
 /// Wall and CPU time of the client's measured window.

@@ -19,7 +19,6 @@
 #include <troupe/serialization/binary_serializer.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <future>
 #include <memory>
@@ -162,7 +161,7 @@ void ping_pong_client(event_based_actor* self, actor server, const dist::config*
                       results* res) {
   res->out->rtt_ns.reserve(cfg->ops);
   auto st = std::make_shared<ping_pong_state>(
-    ping_pong_state{std::move(server), cfg, res, cfg->warmup});
+    ping_pong_state{std::move(server), cfg, res, cfg->warmup, 0, {}, {}});
   ping_next(self, st);
 }
 
@@ -211,25 +210,14 @@ void request_next(event_based_actor* self, std::shared_ptr<requests_state> st) {
 
 void requests_client(event_based_actor* self, actor server, const dist::config* cfg,
                      results* res) {
-  auto st = std::make_shared<requests_state>(requests_state{std::move(server), cfg, res});
+  auto st = std::make_shared<requests_state>(requests_state{std::move(server), cfg, res, 0, 0, {}});
   st->watch.start();
   while (st->sent < cfg->ops && st->sent < cfg->window)
     request_next(self, st);
 }
 
-struct loss_state {
-  std::atomic<int64_t> down_at{0};
-  std::atomic<int64_t> failed_at{0};
-  std::atomic<uint64_t> failed{0};
-  std::promise<void> ready;
-};
-
-int64_t now_ns() {
-  return dist::steady::now().time_since_epoch().count();
-}
-
 void node_loss_client(event_based_actor* self, actor server, const dist::config* cfg,
-                      loss_state* st) {
+                      dist::loss_record* st) {
   auto left = std::make_shared<int>(2); // the down_msg and the last failure
   auto one_done = [self, left] {
     if (--*left == 0)
@@ -237,7 +225,7 @@ void node_loss_client(event_based_actor* self, actor server, const dist::config*
   };
   self->monitor(server);
   self->set_down_handler([st, one_done](down_msg&) {
-    st->down_at = now_ns();
+    st->down();
     one_done();
   });
   auto timeout = std::chrono::milliseconds{cfg->request_timeout_ms};
@@ -245,10 +233,8 @@ void node_loss_client(event_based_actor* self, actor server, const dist::config*
     self->request(server, timeout, std::string{"wait"})
       .then([](const std::string&) { dist::die("client: an answer from the server"); },
             [st, cfg, one_done](const error&) {
-              if (++st->failed == cfg->ops) {
-                st->failed_at = now_ns();
+              if (st->request_failed(cfg->ops))
                 one_done();
-              }
             });
   // Its answer says every request above has reached the server.
   self->request(server, infinite, int32_t{1}).then([st](int32_t) { st->ready.set_value(); });
@@ -257,15 +243,13 @@ void node_loss_client(event_based_actor* self, actor server, const dist::config*
 int run_node_loss(const dist::config& cfg, dist::client_side& peer, actor_system& sys,
                   const actor& server) {
   dist::outcome out;
-  loss_state st;
+  dist::loss_record st;
   auto ready = st.ready.get_future();
   sys.spawn(node_loss_client, server, &cfg, &st);
   ready.wait();
-  auto killed = peer.kill_server().time_since_epoch().count();
+  auto killed = peer.kill_server();
   sys.await_all_actors_done();
-  out.down_ms = static_cast<double>(st.down_at.load() - killed) / 1e6;
-  out.requests_failed_ms = static_cast<double>(st.failed_at.load() - killed) / 1e6;
-  out.seconds = std::max(out.down_ms, out.requests_failed_ms) / 1e3;
+  st.report(killed, out);
   return peer.finish(out, st.failed.load());
 }
 
