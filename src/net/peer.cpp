@@ -679,39 +679,33 @@ bool peer::save(binary_serializer& sink, actor_control_block* x) {
     sink.apply(static_cast<uint8_t>(handle_tag::null));
     return true;
   }
-  if (x == last_export_) {
-    sender_local_ = true;
-    sink.apply(static_cast<uint8_t>(handle_tag::writer_local));
-    sink.apply(static_cast<uint64_t>(x->id()));
-    return true;
-  }
-  if (auto* proxy = dynamic_cast<actor_proxy*>(x->get())) {
-    if (proxy->owner() == this) {
-      sink.apply(static_cast<uint8_t>(handle_tag::reader_local));
-      sink.apply(proxy->remote_id());
-    } else {
-      sink.apply(static_cast<uint8_t>(handle_tag::other_node));
-      sink.apply(proxy->owner()->remote().node.bytes);
-      sink.apply(proxy->remote_id());
+  // The last actor exported is the common sender: no lookups for it.
+  if (x != last_export_) {
+    if (auto* proxy = dynamic_cast<actor_proxy*>(x->get())) {
+      if (proxy->owner() == this) {
+        sink.apply(static_cast<uint8_t>(handle_tag::reader_local));
+        sink.apply(proxy->remote_id());
+      } else {
+        sink.apply(static_cast<uint8_t>(handle_tag::other_node));
+        sink.apply(proxy->owner()->remote().node.bytes);
+        sink.apply(proxy->remote_id());
+      }
+      return true;
     }
-    return true;
-  }
-  // A local actor: the peer may address it from now on, until it
-  // terminates (the watcher then sends a down frame).
-  auto [i, added] = exports_.try_emplace(x->id());
-  bool exported = true;
-  if (added) {
-    if (x->try_strong_ref()) {
+    // A local actor: the peer may address it from now on, until it
+    // terminates (the watcher then sends a down frame).
+    auto [i, added] = exports_.try_emplace(x->id());
+    if (!added) {
+      last_export_ = x;
+    } else if (x->try_strong_ref()) {
       i->second = strong_actor_ptr{x, false};
       x->get()->add_monitor(mm_->watcher());
+      last_export_ = x;
     } else {
       // Gone already: the peer gets its ID, and nothing answers there.
       exports_.erase(i);
-      exported = false;
     }
   }
-  if (exported)
-    last_export_ = x;
   sender_local_ = true;
   sink.apply(static_cast<uint8_t>(handle_tag::writer_local));
   sink.apply(static_cast<uint64_t>(x->id()));
