@@ -668,9 +668,15 @@ actor_system_config::actor_system_config() {
   auto inline_receivers = detail::make_config_option(&net.inline_receivers);
   inline_receivers.key = "troupe.net.inline-receivers";
   inline_receivers.description = "the I/O thread runs an actor a network message wakes itself, "
-                                 "a thread handoff less per message; a long handler then holds "
-                                 "up every connection, heartbeats included";
+                                 "a thread handoff less per message";
   add_builtin(std::move(inline_receivers));
+
+  auto inline_limit
+    = detail::make_config_option(&net.inline_limit, nd::min_interval, nd::max_interval);
+  inline_limit.key = "troupe.net.inline-limit";
+  inline_limit.description = "how long an actor may run on the I/O thread before a second "
+                             "I/O thread takes the connections over";
+  add_builtin(std::move(inline_limit));
 
   auto verbosity = make_enum_option(&logger_verbosity, '<' + join(log_level_names, "|") + '>',
                                     "one of " + join(log_level_names, ", "));

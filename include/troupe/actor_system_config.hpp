@@ -472,7 +472,10 @@ struct net_config {
   bool insecure = false;
   /// troupe.net.inline-receivers: the I/O thread runs an actor that a
   /// network message wakes up itself instead of waking a worker.
-  bool inline_receivers = false;
+  bool inline_receivers = defaults::net::inline_receivers;
+  /// troupe.net.inline-limit: how long such a run may hold the connections
+  /// before a standby I/O thread takes them over.
+  std::chrono::milliseconds inline_limit = defaults::net::inline_limit;
 };
 
 class actor_system_config;

@@ -191,6 +191,12 @@ inline constexpr size_t max_message_size = size_t{64} << 20;
 /// troupe.net.send-buffer: bytes a connection holds for its peer before it
 /// mutes the actors that send to it, until half of them are out.
 inline constexpr size_t send_buffer = size_t{16} << 20;
+/// troupe.net.inline-receivers: the I/O thread runs an actor that a network
+/// message wakes up itself, a thread handoff less per message.
+inline constexpr bool inline_receivers = true;
+/// troupe.net.inline-limit: how long an actor may run on the I/O thread
+/// before a second I/O thread takes the connections over.
+inline constexpr std::chrono::milliseconds inline_limit{10};
 inline constexpr size_t min_send_buffer = size_t{64} << 10;
 inline constexpr size_t max_send_buffer = size_t{4} << 30;
 inline constexpr std::chrono::milliseconds min_interval{1};

@@ -4,7 +4,6 @@
 #include "peer.hpp"
 
 #include "troupe/atoms.hpp"
-#include "troupe/detail/thread_name.hpp"
 #include "troupe/scoped_actor.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/logger.hpp"
@@ -130,24 +129,6 @@ middleman_impl::~middleman_impl() {
   stop();
 }
 
-void io_unit::dispatch(scheduler& sched, bool run_here, size_t max_throughput) {
-  // What the runs below wake up is for the workers: only the receivers of
-  // network messages run here, and only once each.
-  auto jobs = std::move(jobs_);
-  jobs_.clear();
-  outside_unit workers{sched};
-  for (auto* job : jobs) {
-    if (!run_here) {
-      sched.schedule(job);
-      continue;
-    }
-    if (job->resume(&workers, max_throughput) == resumable::resume_result::resume_later)
-      sched.schedule(job);
-    else
-      job->deref_resumable();
-  }
-}
-
 void middleman_impl::load_tls() {
   auto& tls = cfg_.tls;
   int given = !tls.certificate.empty() + !tls.private_key.empty() + !tls.ca.empty();
@@ -249,17 +230,23 @@ void middleman_impl::start() {
     };
   });
   work_.emplace(io_.get_executor());
-  thread_ = std::thread{[this] {
-    troupe::detail::no_push_wait over_the_bound;
-    io_.run();
-  }};
-  troupe::detail::name_thread(thread_, "troupe.net", 0);
+  io_runner::settings settings;
+  settings.inline_receivers = cfg_.inline_receivers;
+  settings.inline_limit = cfg_.inline_limit;
+  settings.quiet_tick = cfg_.heartbeat_interval;
+  settings.connected = [this] {
+    std::lock_guard guard{mtx_};
+    return !peers_.empty();
+  };
+  runner_ = std::make_unique<io_runner>(io_, sys_.scheduler(), sys_.max_throughput(),
+                                        std::move(settings));
+  runner_->start();
 }
 
 void middleman_impl::stop() noexcept {
   {
     std::lock_guard guard{mtx_};
-    if (stopped_ || !thread_.joinable())
+    if (stopped_ || !runner_)
       return;
     stopped_ = true;
   }
@@ -286,7 +273,7 @@ void middleman_impl::stop() noexcept {
       p->close(make_error(exit_reason::remote_link_unreachable, "this node stopped"));
   });
   work_.reset();
-  thread_.join();
+  runner_->join();
   anon_send_exit(watcher_, exit_reason::user_shutdown);
   watcher_ = nullptr;
   anon_send_exit(service_, exit_reason::user_shutdown);
@@ -626,8 +613,12 @@ size_t middleman_impl::buffered_bytes() const {
 }
 
 void middleman_impl::add_peer(std::shared_ptr<peer> p) {
-  std::lock_guard guard{mtx_};
-  peers_.push_back(std::move(p));
+  {
+    std::lock_guard guard{mtx_};
+    peers_.push_back(std::move(p));
+  }
+  // Actors may run inline from now on: the standby I/O thread looks out.
+  runner_->wake();
 }
 
 void middleman_impl::remove_peer(const peer* p) {

@@ -1,15 +1,15 @@
 #pragma once
 
-// The state behind net::middleman: the I/O thread and its io_context, the
+// The state behind net::middleman: the I/O threads and their io_context, the
 // published actors and their acceptors, the connections, and the watcher,
 // a hidden actor that monitors every actor exported to a peer and tells
 // the peers when one terminates.
 
 #include "troupe/actor_system.hpp"
-#include "troupe/resumable.hpp"
-#include "troupe/scheduler/scheduler.hpp"
 #include "troupe/net/detail/wire.hpp"
 #include "troupe/net/middleman.hpp"
+
+#include "io_runner.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -29,26 +29,6 @@
 namespace troupe::net::detail {
 
 class peer;
-
-/// The I/O thread's execution unit with troupe.net.inline-receivers: it
-/// collects the actors that the messages of one read wake up, to run them
-/// once the read is handled.
-class io_unit final : public execution_unit {
-public:
-  void exec_later(resumable* job) override {
-    jobs_.push_back(job);
-  }
-
-  /// Runs or schedules every collected job; the I/O thread, after a read.
-  void dispatch(scheduler& sched, bool run_here, size_t max_throughput);
-
-  bool empty() const noexcept {
-    return jobs_.empty();
-  }
-
-private:
-  std::vector<resumable*> jobs_;
-};
 
 class middleman_impl : public std::enable_shared_from_this<middleman_impl> {
 public:
@@ -101,15 +81,14 @@ public:
     return io_;
   }
 
-  /// The I/O thread's execution unit (the I/O thread only).
+  /// The current I/O thread's execution unit (I/O threads only).
   io_unit& unit() noexcept {
-    return unit_;
+    return runner_->unit();
   }
 
-  /// Runs or schedules what the last read woke up (the I/O thread only).
+  /// Runs or schedules what the last read woke up (I/O threads only).
   void dispatch() {
-    if (!unit_.empty())
-      unit_.dispatch(sys_.scheduler(), cfg_.inline_receivers, sys_.max_throughput());
+    runner_->dispatch();
   }
 
   /// The TLS context of every connection, or null without TLS.
@@ -176,11 +155,10 @@ private:
   std::vector<std::pair<type_id_t, std::string>> types_;
   boost::asio::io_context io_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
-  std::thread thread_;
+  std::unique_ptr<io_runner> runner_;
   actor watcher_;
   actor service_;
   std::unique_ptr<boost::asio::ssl::context> tls_;
-  io_unit unit_;
   // What publish, open and connect answer when troupe.net.tls.* is unusable.
   error tls_error_;
   actor_addr watcher_addr_;

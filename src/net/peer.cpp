@@ -24,6 +24,8 @@ namespace asio = boost::asio;
 namespace {
 
 constexpr size_t initial_read_buffer = 64 * 1024;
+/// A worker writes at once, not when its actor yields, once this much waits.
+constexpr size_t eager_write_bytes = 64 * 1024;
 
 int64_t now_ns() noexcept {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -250,19 +252,22 @@ void peer::on_read(size_t n) {
       return;
     }
     if (paused_for_) [[unlikely]] {
-      mm_->dispatch();
       pause_reading();
+      mm_->dispatch();
       return;
     }
   }
-  mm_->dispatch();
   if (rd_begin_ == rd_end_) {
     rd_begin_ = rd_end_ = 0;
     // A large frame grew the buffer; give the memory back.
     if (rd_buf_.size() > initial_read_buffer)
       std::vector<std::byte>(initial_read_buffer).swap(rd_buf_);
   }
+  // The next read is asked for before the woken actors run: should one run
+  // long here, the other I/O thread takes over this connection too. Nothing
+  // below touches the connection.
   start_read();
+  mm_->dispatch();
 }
 
 bool peer::handle_frame(frame_kind kind, std::span<const std::byte> body) {
@@ -572,6 +577,10 @@ error peer::send(const mailbox_element& elem, uint64_t receiver, bool& full) {
       pending_.emplace(pending_key(elem.sender->id(), elem.mid.request_number()),
                        pending_request{elem.sender, elem.mid});
     full = pending_locked() >= send_buffer_;
+    // A handler that sends much writes as it goes, so that the peer works
+    // on the first messages while it sends the next.
+    if (out_.size() >= eager_write_bytes)
+      flush_locked();
   }
   schedule_flush();
   return {};

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <memory>
 #include <string>
 #include <thread>
@@ -56,7 +57,8 @@ calculator::behavior_type calculator_impl() {
 
 /// One node: a config that loads the network layer, and its system.
 struct node {
-  explicit node(std::chrono::milliseconds heartbeat = 100ms, bool inline_receivers = false) {
+  explicit node(std::chrono::milliseconds heartbeat = 100ms,
+                bool inline_receivers = defaults::net::inline_receivers) {
     cfg.load<net::middleman>();
     cfg.net.inline_receivers = inline_receivers;
     cfg.net.heartbeat_interval = heartbeat;
@@ -391,6 +393,45 @@ INSTANTIATE_TEST_SUITE_P(receivers, remote_actor_test, ::testing::Values(false, 
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? "on_the_io_thread" : "on_workers";
                          });
+
+TEST(remote_actor_io, a_handler_that_blocks_on_the_io_thread_does_not_hold_up_the_connections) {
+  // b's I/O thread runs `blocker` inline, and it blocks for longer than
+  // the heartbeat timeout: b's standby I/O thread must take over, answer
+  // the request to `echo` and keep the heartbeats going.
+  node a{100ms, true};
+  node b{100ms, true};
+  auto started = std::make_shared<std::promise<void>>();
+  auto release = std::make_shared<std::promise<void>>();
+  auto blocker = b.sys->spawn([started, release] {
+    return behavior{[started, release](int32_t) {
+      started->set_value();
+      release->get_future().wait();
+    }};
+  });
+  auto echo = b.sys->spawn([] { return behavior{[](int32_t x) { return x; }}; });
+  auto blocker_port = b.mm().publish(blocker, 0);
+  auto echo_port = b.mm().publish(echo, 0);
+  ASSERT_TRUE(blocker_port && echo_port);
+  auto remote_blocker = a.mm().remote_actor("127.0.0.1", *blocker_port);
+  auto remote_echo = a.mm().remote_actor("127.0.0.1", *echo_port);
+  ASSERT_TRUE(remote_blocker && remote_echo);
+  scoped_actor self{*a.sys};
+  self->monitor(*remote_echo);
+  self->send(*remote_blocker, int32_t{0});
+  ASSERT_EQ(started->get_future().wait_for(10s), std::future_status::ready);
+  int32_t answer = 0;
+  self->request(*remote_echo, 10s, int32_t{7})
+    .receive([&](int32_t x) { answer = x; }, [](const error& err) { FAIL() << to_string(err); });
+  EXPECT_EQ(answer, 7);
+  // Still blocked, beyond the heartbeat timeout (800 ms): the node lives.
+  bool down = false;
+  self->receive([&](const down_msg&) { down = true; }, after(2s) >> [] {});
+  EXPECT_FALSE(down) << "node b counted as lost while one of its actors blocked";
+  EXPECT_EQ(a.mm().connected_nodes(), 1u);
+  release->set_value();
+  anon_send_exit(blocker, exit_reason::user_shutdown);
+  anon_send_exit(echo, exit_reason::user_shutdown);
+}
 
 TEST(remote_actor, sys_middleman_without_the_module_loaded_throws) {
   actor_system_config cfg;

@@ -72,8 +72,9 @@ struct config {
   uint64_t payload = 0;
   /// node_loss: the timeout of the requests the server never answers.
   uint64_t request_timeout_ms = 0;
-  /// Troupe: run the receivers of network messages on the I/O thread.
-  bool inline_receivers = false;
+  /// Troupe: run the receivers of network messages on the I/O thread
+  /// (troupe.net.inline-receivers, on by default).
+  bool inline_receivers = true;
   /// argv[0] and the size flags, as given (for the spawned server).
   std::vector<std::string> argv;
 };
@@ -130,7 +131,7 @@ inline config parse(int argc, char** argv, bool node_semantics = false) {
     {"port", 0, 0, "client: a running server's port; server: the port (0: any)"},
     {"pin", 1, 1, "1: client on the first usable CPU, server on the second"},
     {"timeout", 100, 540, "seconds before either role gives up"},
-    {"inline-receivers", 0, 0, "troupe only, 1: troupe.net.inline-receivers on both sides"},
+    {"inline-receivers", 1, 1, "troupe only, 0: troupe.net.inline-receivers off on both sides"},
   };
   const char* ops_flag = "";
   switch (cfg.what) {

@@ -1,0 +1,158 @@
+#include "io_runner.hpp"
+
+#include "troupe/detail/thread_name.hpp"
+#include "troupe/local_actor.hpp"
+#include "troupe/logger.hpp"
+
+#include <cassert>
+
+namespace troupe::net::detail {
+
+namespace {
+
+// Which of its runner's threads this is (-1: none).
+thread_local int this_io_thread = -1;
+
+int64_t now_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+           std::chrono::steady_clock::now().time_since_epoch())
+    .count();
+}
+
+} // namespace
+
+io_runner::io_runner(boost::asio::io_context& io, scheduler& sched, size_t max_throughput,
+                     settings cfg)
+  : io_(io), sched_(sched), max_throughput_(max_throughput), cfg_(std::move(cfg)) {}
+
+io_runner::~io_runner() {
+  join();
+}
+
+void io_runner::start() {
+  int count = cfg_.inline_receivers ? 2 : 1;
+  for (int i = 0; i < count; ++i) {
+    threads_[i] = std::thread{[this, i] { run(i); }};
+    troupe::detail::name_thread(threads_[i], "troupe.net", static_cast<size_t>(i));
+  }
+}
+
+void io_runner::join() {
+  for (auto& t : threads_)
+    if (t.joinable())
+      t.join();
+}
+
+io_unit& io_runner::unit() noexcept {
+  assert(this_io_thread >= 0);
+  return units_[this_io_thread];
+}
+
+void io_runner::wake() {
+  if (!cfg_.inline_receivers)
+    return;
+  {
+    std::lock_guard guard{mtx_};
+    woken_ = true;
+  }
+  cv_.notify_all();
+}
+
+void io_runner::run(int me) {
+  this_io_thread = me;
+  // The I/O threads never wait for room in a muting mailbox: every
+  // connection would wait.
+  troupe::detail::no_push_wait over_the_bound;
+  if (!cfg_.inline_receivers) {
+    io_.run();
+    return;
+  }
+  for (;;) {
+    if (owner_.load(std::memory_order_acquire) == me) {
+      if (io_.run_one() == 0)
+        break;
+    } else if (!stand_by(me)) {
+      return;
+    }
+  }
+  {
+    std::lock_guard guard{mtx_};
+    stopping_ = true;
+  }
+  cv_.notify_all();
+}
+
+bool io_runner::stand_by(int me) {
+  using namespace std::chrono;
+  auto limit_ns = duration_cast<nanoseconds>(cfg_.inline_limit).count();
+  uint64_t seen = inline_seq_.load(std::memory_order_acquire);
+  bool active = true;
+  standby_.store(true, std::memory_order_release);
+  std::unique_lock guard{mtx_};
+  while (!stopping_) {
+    // While actors run inline, look every inline-limit; while none do, at
+    // the heartbeat's pace; without connections, not until one comes.
+    if (active) {
+      cv_.wait_for(guard, cfg_.inline_limit);
+    } else {
+      guard.unlock();
+      bool connected = cfg_.connected();
+      guard.lock();
+      if (connected)
+        cv_.wait_for(guard, cfg_.quiet_tick, [this] { return woken_ || stopping_; });
+      else
+        cv_.wait(guard, [this] { return woken_ || stopping_; });
+      woken_ = false;
+    }
+    if (stopping_)
+      break;
+    auto seq = inline_seq_.load(std::memory_order_acquire);
+    if (seq % 2 == 1) {
+      auto started = inline_started_ns_.load(std::memory_order_relaxed);
+      // The same run still, and too long: take the connections over.
+      if (now_ns() - started >= limit_ns
+          && inline_seq_.load(std::memory_order_acquire) == seq) {
+        standby_.store(false, std::memory_order_relaxed);
+        owner_.store(me, std::memory_order_release);
+        takeovers_.fetch_add(1, std::memory_order_relaxed);
+        TROUPE_LOG_DEBUG("net", "an actor has run on the I/O thread for {} ms: I/O thread {} "
+                                "reads the connections now (troupe.net.inline-limit is {} ms)",
+                         (now_ns() - started) / 1'000'000, me, cfg_.inline_limit.count());
+        return true;
+      }
+    }
+    active = seq != seen;
+    seen = seq;
+  }
+  standby_.store(false, std::memory_order_relaxed);
+  return false;
+}
+
+void io_runner::dispatch() {
+  auto& unit = units_[this_io_thread];
+  if (unit.empty())
+    return;
+  auto jobs = unit.take();
+  // What the runs below wake up is for the workers: only the receivers of
+  // network messages run here, and only once each.
+  outside_unit workers{sched_};
+  int me = this_io_thread;
+  for (auto* job : jobs) {
+    // Not inline without a standby, or after one took over: the workers.
+    if (!cfg_.inline_receivers || owner_.load(std::memory_order_acquire) != me
+        || !standby_.load(std::memory_order_acquire)) {
+      sched_.schedule(job);
+      continue;
+    }
+    inline_started_ns_.store(now_ns(), std::memory_order_relaxed);
+    inline_seq_.fetch_add(1, std::memory_order_release);
+    auto result = job->resume(&workers, max_throughput_);
+    inline_seq_.fetch_add(1, std::memory_order_release);
+    if (result == resumable::resume_result::resume_later)
+      sched_.schedule(job);
+    else
+      job->deref_resumable();
+  }
+}
+
+} // namespace troupe::net::detail
