@@ -6,6 +6,7 @@ namespace troupe::detail {
 
 constinit thread_local bool flushes_deferred = false;
 constinit thread_local bool has_deferred_flushes = false;
+constinit thread_local const flushable* last_deferred = nullptr;
 
 namespace {
 
@@ -20,6 +21,7 @@ void defer_flush(std::shared_ptr<flushable> x) {
   auto& list = deferred_list();
   if (!list.empty() && list.back() == x)
     return;
+  last_deferred = x.get();
   list.push_back(std::move(x));
   has_deferred_flushes = true;
 }
@@ -27,6 +29,7 @@ void defer_flush(std::shared_ptr<flushable> x) {
 void run_deferred_flushes() noexcept {
   auto& list = deferred_list();
   has_deferred_flushes = false;
+  last_deferred = nullptr;
   // A flush may defer nothing new: flushes_deferred is false by now.
   for (auto& x : list)
     x->flush();

@@ -553,6 +553,7 @@ error peer::send(const mailbox_element& elem, uint64_t receiver, bool& full) {
     {
       binary_serializer sink{out_};
       sink.set_actor_codec(this);
+      binary_serializer::batch one_insert{sink};
       ok = sink.apply(receiver) && sink.apply(elem.mid.value());
       if (ok) {
         sender_local_ = false;
@@ -631,10 +632,10 @@ bool peer::send_down(uint64_t id, const error& reason) {
 }
 
 void peer::schedule_flush() {
-  if (troupe::detail::flushes_deferred)
-    troupe::detail::defer_flush(shared_from_this());
-  else
+  if (!troupe::detail::flushes_deferred)
     flush();
+  else if (troupe::detail::last_deferred != this)
+    troupe::detail::defer_flush(shared_from_this());
 }
 
 void peer::flush() noexcept {

@@ -27,6 +27,10 @@ extern constinit thread_local bool flushes_deferred;
 /// True if the calling thread's list is not empty.
 extern constinit thread_local bool has_deferred_flushes;
 
+/// The last one added to the calling thread's list, or null: a sender that
+/// is already there need not make a shared_ptr to itself.
+extern constinit thread_local const flushable* last_deferred;
+
 /// Adds `x` to the calling thread's list (once, if it is the last added).
 void defer_flush(std::shared_ptr<flushable> x);
 

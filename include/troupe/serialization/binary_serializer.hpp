@@ -92,6 +92,11 @@ public:
     return save_inspector::apply(x);
   }
 
+  /// Holds the stage open across the calls made while it lives: what they
+  /// write reaches the buffer in one insert when it ends (buffer() is exact
+  /// again only then). For a caller that writes many small values.
+  class batch;
+
   /// Keeps the first error.
   void set_error(error err);
 
@@ -262,6 +267,16 @@ private:
     binary_serializer& self;
   };
 
+public:
+  class batch {
+  public:
+    explicit batch(binary_serializer& s) noexcept : scope_(s) {}
+
+  private:
+    call_scope scope_;
+  };
+
+private:
   /// Room for `n` <= stage_size bytes at the write position, which moves
   /// past them.
   std::byte* claim(size_t n) {
