@@ -5,6 +5,7 @@
 #include "troupe/actor_system.hpp"
 #include "troupe/local_actor.hpp"
 #include "troupe/logger.hpp"
+#include "troupe/net/middleman.hpp"
 
 #include <chrono>
 #include <thread>
@@ -27,6 +28,16 @@ void actor_proxy::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
     if (err != errc::actor_down)
       TROUPE_LOG_WARNING("net", "not sent to actor#{} on node {}: {}", remote_id_,
                          owner_->remote_name(), to_string(err));
+    if (elem->mid.is_response() && err != errc::actor_down) {
+      // The requester waits for this answer: it gets the reason instead.
+      auto reason = make_message(error{err.code(), err.category(),
+                                       "the answer from node "
+                                         + system().middleman().this_node().to_string()
+                                         + " does not reach it: " + err.context()});
+      auto instead = make_mailbox_element(elem->sender, elem->mid, std::move(reason));
+      if (!owner_->send(*instead, remote_id_, full))
+        return;
+    }
     bounce(std::move(elem), err, system(), ctx);
     return;
   }
