@@ -115,6 +115,10 @@ public:
 
   size_t buffered_bytes() const;
 
+  /// A connection to `node` that finished its handshake, other than
+  /// `except`, or null.
+  std::shared_ptr<peer> find_peer(const node_id& node, const peer* except = nullptr) const;
+
   /// Called by a peer as it closes (I/O thread).
   void remove_peer(const peer* p);
 
@@ -132,9 +136,6 @@ private:
   /// `node`'s service actor's answer to (xs...).
   template <class... Ts>
   expected<spawned_actor> ask_service(const node_id& node, std::string_view what, Ts&&... xs);
-  /// A connection to `node` that finished its handshake, other than
-  /// `except`, or null.
-  std::shared_ptr<peer> find_peer(const node_id& node, const peer* except = nullptr) const;
   /// The connections now, to act on outside mtx_.
   std::vector<std::shared_ptr<peer>> peers_now() const;
 

@@ -749,9 +749,21 @@ bool peer::load(binary_deserializer& source, strong_actor_ptr& x) {
       uint64_t id = 0;
       if (!source.apply(node) || !source.apply(id))
         return false;
-      TROUPE_LOG_DEBUG("net", "node {} sent a handle of a third node's actor#{}: it arrives "
-                              "null (connections between nodes are direct)",
-                       remote_name(), id);
+      node_id owner;
+      owner.bytes = node;
+      if (owner == mm_->this_node()) {
+        x = local_actor_by_id(id);
+        return true;
+      }
+      // A node this one talks to as well: the handle goes there directly.
+      if (auto via = mm_->find_peer(owner)) {
+        x = via->proxy_for(id);
+        return true;
+      }
+      TROUPE_LOG_WARNING("net", "node {} sent a handle of actor#{} of node {}, which this "
+                                "node is not connected to: it arrives invalid (connect to "
+                                "that node first; handles do not travel through a node)",
+                         remote_name(), id, to_string(owner));
       x = nullptr;
       return true;
     }

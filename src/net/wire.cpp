@@ -27,7 +27,8 @@ node_id node_id::make() {
 
 std::string node_id::to_string() const {
   static constexpr char digits[] = "0123456789abcdef";
-  std::string result = host + ':' + std::to_string(pid) + '#';
+  // An identity known only by its bytes (a third node's) is "#0123abcd".
+  std::string result = host.empty() ? "#" : host + ':' + std::to_string(pid) + '#';
   for (size_t i = 0; i < 4; ++i) {
     result += digits[bytes[i] >> 4];
     result += digits[bytes[i] & 0xF];

@@ -394,6 +394,51 @@ INSTANTIATE_TEST_SUITE_P(receivers, remote_actor_test, ::testing::Values(false, 
                            return info.param ? "on_the_io_thread" : "on_workers";
                          });
 
+TEST(remote_actor_third_node, a_handle_of_a_third_node_reaches_it_when_connected_to_it_too) {
+  node a;
+  node b;
+  node c;
+  auto echo = c.sys->spawn([] { return behavior{[](int32_t x) { return x + 1; }}; });
+  auto echo_port = c.mm().publish(echo, 0);
+  ASSERT_TRUE(echo_port);
+  // b hands out its handle of c's actor.
+  auto b_to_echo = b.mm().remote_actor("127.0.0.1", *echo_port);
+  ASSERT_TRUE(b_to_echo);
+  auto directory = b.sys->spawn([hdl = *b_to_echo] {
+    return behavior{[hdl](get_atom) { return hdl; }};
+  });
+  auto directory_port = b.mm().publish(directory, 0);
+  ASSERT_TRUE(directory_port);
+  auto ask_directory = [&](node& n) {
+    auto remote = n.mm().remote_actor("127.0.0.1", *directory_port);
+    EXPECT_TRUE(remote) << to_string(remote.error());
+    actor got;
+    scoped_actor self{*n.sys};
+    self->request(*remote, 10s, get_atom_v)
+      .receive([&](const actor& x) { got = x; },
+               [](const error& err) { FAIL() << to_string(err); });
+    return got;
+  };
+  // a talks to c as well: the handle is a's own handle of c's actor.
+  auto a_to_echo = a.mm().remote_actor("127.0.0.1", *echo_port);
+  ASSERT_TRUE(a_to_echo);
+  auto via_b = ask_directory(a);
+  ASSERT_TRUE(via_b);
+  EXPECT_EQ(via_b, *a_to_echo);
+  scoped_actor self{*a.sys};
+  int32_t answer = 0;
+  self->request(via_b, 10s, int32_t{41})
+    .receive([&](int32_t x) { answer = x; }, [](const error& err) { FAIL() << to_string(err); });
+  EXPECT_EQ(answer, 42);
+  // d knows only b: the handle arrives invalid.
+  node d;
+  EXPECT_FALSE(ask_directory(d));
+  // c's own actor, handed back to c by b, is the actor itself.
+  EXPECT_EQ(ask_directory(c), echo);
+  anon_send_exit(directory, exit_reason::user_shutdown);
+  anon_send_exit(echo, exit_reason::user_shutdown);
+}
+
 TEST(remote_actor_io, a_handler_that_blocks_on_the_io_thread_does_not_hold_up_the_connections) {
   // b's I/O thread runs `blocker` inline, and it blocks for longer than
   // the heartbeat timeout: b's standby I/O thread must take over, answer

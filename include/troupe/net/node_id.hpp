@@ -22,7 +22,7 @@ struct node_id {
     return x.bytes == y.bytes;
   }
 
-  /// "host:pid#0123abcd".
+  /// "host:pid#0123abcd" ("#0123abcd" without a host).
   std::string to_string() const;
 };
 
