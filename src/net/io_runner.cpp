@@ -136,23 +136,27 @@ void io_runner::dispatch() {
   // What the runs below wake up is for the workers: only the receivers of
   // network messages run here, and only once each.
   outside_unit workers{sched_};
+  // One actor runs here, the last woken; the others go to the workers
+  // first, so that a read that wakes many runs them in parallel.
+  auto* here = jobs.back();
+  jobs.pop_back();
+  for (auto* job : jobs)
+    sched_.schedule(job);
+  // Not inline without a standby: the workers.
   int me = this_io_thread;
-  for (auto* job : jobs) {
-    // Not inline without a standby, or after one took over: the workers.
-    if (!cfg_.inline_receivers || owner_.load(std::memory_order_acquire) != me
-        || !standby_.load(std::memory_order_acquire)) {
-      sched_.schedule(job);
-      continue;
-    }
-    inline_started_ns_.store(now_ns(), std::memory_order_relaxed);
-    inline_seq_.fetch_add(1, std::memory_order_release);
-    auto result = job->resume(&workers, max_throughput_);
-    inline_seq_.fetch_add(1, std::memory_order_release);
-    if (result == resumable::resume_result::resume_later)
-      sched_.schedule(job);
-    else
-      job->deref_resumable();
+  if (!cfg_.inline_receivers || owner_.load(std::memory_order_acquire) != me
+      || !standby_.load(std::memory_order_acquire)) {
+    sched_.schedule(here);
+    return;
   }
+  inline_started_ns_.store(now_ns(), std::memory_order_relaxed);
+  inline_seq_.fetch_add(1, std::memory_order_release);
+  auto result = here->resume(&workers, max_throughput_);
+  inline_seq_.fetch_add(1, std::memory_order_release);
+  if (result == resumable::resume_result::resume_later)
+    sched_.schedule(here);
+  else
+    here->deref_resumable();
 }
 
 } // namespace troupe::net::detail

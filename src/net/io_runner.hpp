@@ -3,8 +3,9 @@
 // The threads that run the middleman's io_context.
 //
 // One thread, the owner, reads every connection. With
-// troupe.net.inline-receivers it also runs the actors a read wakes up
-// (dispatch), so a remote message reaches its receiver without a thread
+// troupe.net.inline-receivers it also runs an actor that a read wakes up
+// (dispatch: the last woken; the others go to the workers, to run in
+// parallel), so a remote message reaches its receiver without a thread
 // handoff. A handler may run long, though, or block: the connections,
 // heartbeats included, would wait for it. So a second thread stands by
 // while the owner runs actors: when one run lasts longer than
