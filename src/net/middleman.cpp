@@ -502,6 +502,55 @@ std::shared_ptr<peer> middleman_impl::find_peer(const node_id& node, const peer*
   return nullptr;
 }
 
+uint16_t middleman_impl::listen_port() const {
+  std::lock_guard guard{mtx_};
+  return published_.empty() ? 0 : published_.begin()->first;
+}
+
+strong_actor_ptr middleman_impl::pending_proxy(actor_proxy::target where, uint64_t id) {
+  auto [entry, first] = connecting_.try_emplace(where.node.bytes);
+  if (auto i = entry->second.find(id); i != entry->second.end())
+    return i->second;
+  auto host = where.host;
+  auto port = where.port;
+  auto node = where.node;
+  auto proxy = troupe::detail::make_actor<actor_proxy>(sys_.next_actor_id(), &sys_,
+                                                       std::move(where), id);
+  entry->second.emplace(id, proxy);
+  if (!first)
+    return proxy;
+  TROUPE_LOG_DEBUG("net", "connecting to node {} at {}:{}: a peer sent a handle of one of its "
+                          "actors",
+                   to_string(node), host, port);
+  start_connect(host, port, [this, node, host, port](peer* p, const hello_frame& hello,
+                                                     const error& err) {
+    auto i = connecting_.find(node.bytes);
+    if (i == connecting_.end())
+      return;
+    auto waiting = std::move(i->second);
+    connecting_.erase(i);
+    error why;
+    if (err)
+      why = make_error(errc::cannot_connect_to_node,
+                       "cannot reach node " + to_string(node) + " at " + host + ":"
+                         + std::to_string(port) + ": " + err.context());
+    else if (!(hello.node == node) || p == nullptr)
+      why = make_error(exit_reason::remote_link_unreachable,
+                       "node " + to_string(node) + " is gone: " + host + ":"
+                         + std::to_string(port) + " is node " + hello.node.to_string()
+                         + " now");
+    if (why) {
+      TROUPE_LOG_WARNING("net", "{}", why.context());
+      for (auto& [id, proxy] : waiting)
+        static_cast<actor_proxy*>(proxy->get())->kill(why);
+      return;
+    }
+    for (auto& [id, proxy] : waiting)
+      p->adopt_proxy(id, proxy);
+  });
+  return proxy;
+}
+
 std::vector<std::shared_ptr<peer>> middleman_impl::peers_now() const {
   std::lock_guard guard{mtx_};
   return peers_;

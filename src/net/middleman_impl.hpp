@@ -10,12 +10,14 @@
 #include "troupe/net/middleman.hpp"
 
 #include "io_runner.hpp"
+#include "proxy.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 
+#include <array>
 #include <condition_variable>
 #include <functional>
 #include <future>
@@ -115,6 +117,15 @@ public:
 
   size_t buffered_bytes() const;
 
+  /// A port this node listens on for peers (the lowest), 0 if none.
+  uint16_t listen_port() const;
+
+  /// A proxy of actor `id` of a node this one is not connected to, which
+  /// keeps what it is sent until this node has connected to `where` (one
+  /// connection attempt per node), or dies with the reason it failed (the
+  /// I/O thread).
+  strong_actor_ptr pending_proxy(actor_proxy::target where, uint64_t id);
+
   /// A connection to `node` that finished its handshake, other than
   /// `except`, or null.
   std::shared_ptr<peer> find_peer(const node_id& node, const peer* except = nullptr) const;
@@ -169,6 +180,9 @@ private:
     std::vector<std::string> interface;
     std::shared_ptr<tcp::acceptor> acceptor;
   };
+
+  // Pending proxies by node, while this node connects to it (I/O thread).
+  std::map<std::array<uint8_t, 16>, std::map<uint64_t, strong_actor_ptr>> connecting_;
 
   mutable std::mutex mtx_;
   std::condition_variable peers_cv_;

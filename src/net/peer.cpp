@@ -50,10 +50,13 @@ peer::peer(middleman_impl& mm, tcp::socket socket, strong_actor_ptr published,
   auto ep = socket_.remote_endpoint(ec);
   endpoint_name_ = ec ? std::string{"<unknown>"}
                       : ep.address().to_string() + ":" + std::to_string(ep.port());
+  if (!ec)
+    remote_host_ = ep.address().to_string();
   hello_frame hello;
   hello.node = mm.this_node();
   hello.max_message_size = max_message_size_;
   hello.types = mm.type_table();
+  hello.listen_port = mm.listen_port();
   // Every peer may look up and spawn actors through it.
   if (auto& service = mm.service()) {
     hello.service = service.id();
@@ -294,13 +297,15 @@ bool peer::handle_frame(frame_kind kind, std::span<const std::byte> body) {
         close(lost("it sent a bad down frame: " + to_string(err)));
         return false;
       }
-      if (auto i = proxies_.find(id); i != proxies_.end()) {
-        auto proxy = std::move(i->second);
-        proxies_.erase(i);
-        if (last_proxy_id_ == id)
-          last_proxy_ = nullptr;
-        static_cast<actor_proxy*>(proxy->get())->kill(std::move(reason));
-      }
+      auto [first, last] = proxies_.equal_range(id);
+      std::vector<strong_actor_ptr> dead;
+      for (auto i = first; i != last; ++i)
+        dead.push_back(std::move(i->second));
+      proxies_.erase(first, last);
+      if (last_proxy_id_ == id)
+        last_proxy_ = nullptr;
+      for (auto& proxy : dead)
+        static_cast<actor_proxy*>(proxy->get())->kill(reason);
       return true;
     }
     case frame_kind::heartbeat:
@@ -407,6 +412,13 @@ void peer::handle_message(std::span<const std::byte> body) {
                   mm_->config().inline_receivers ? &mm_->unit() : nullptr);
   if (target->mailbox_full()) [[unlikely]]
     paused_for_ = std::move(dest);
+}
+
+void peer::adopt_proxy(uint64_t remote_id, const strong_actor_ptr& proxy) {
+  // Beside any made meanwhile (another connection to the node came up
+  // first): a down frame or the end of the connection kills both.
+  proxies_.emplace(remote_id, proxy);
+  static_cast<actor_proxy*>(proxy->get())->attach(shared_from_this());
 }
 
 strong_actor_ptr peer::proxy_for(uint64_t remote_id) {
@@ -692,13 +704,26 @@ bool peer::save(binary_serializer& sink, actor_control_block* x) {
   // The last actor exported is the common sender: no lookups for it.
   if (x != last_export_) {
     if (auto* proxy = dynamic_cast<actor_proxy*>(x->get())) {
-      if (proxy->owner() == this) {
+      auto* owner = proxy->owner();
+      if (owner == this) {
         sink.apply(static_cast<uint8_t>(handle_tag::reader_local));
         sink.apply(proxy->remote_id());
-      } else {
-        sink.apply(static_cast<uint8_t>(handle_tag::other_node));
-        sink.apply(proxy->owner()->remote().node.bytes);
+        return true;
+      }
+      // A third node's actor, with where this node reaches that node (a
+      // port it listens on, 0 if none), so that the reader can connect.
+      sink.apply(static_cast<uint8_t>(handle_tag::other_node));
+      if (owner != nullptr) {
+        sink.apply(owner->remote().node.bytes);
         sink.apply(proxy->remote_id());
+        sink.apply(owner->remote_host_);
+        sink.apply(owner->remote().listen_port);
+      } else {
+        auto& where = proxy->pending_target();
+        sink.apply(where.node.bytes);
+        sink.apply(proxy->remote_id());
+        sink.apply(where.host);
+        sink.apply(where.port);
       }
       return true;
     }
@@ -745,25 +770,30 @@ bool peer::load(binary_deserializer& source, strong_actor_ptr& x) {
       return true;
     }
     case handle_tag::other_node: {
-      std::array<uint8_t, 16> node{};
+      actor_proxy::target where;
       uint64_t id = 0;
-      if (!source.apply(node) || !source.apply(id))
+      if (!source.apply(where.node.bytes) || !source.apply(id) || !source.apply(where.host)
+          || !source.apply(where.port))
         return false;
-      node_id owner;
-      owner.bytes = node;
-      if (owner == mm_->this_node()) {
+      if (where.node == mm_->this_node()) {
         x = local_actor_by_id(id);
         return true;
       }
       // A node this one talks to as well: the handle goes there directly.
-      if (auto via = mm_->find_peer(owner)) {
+      if (auto via = mm_->find_peer(where.node)) {
         x = via->proxy_for(id);
         return true;
       }
-      TROUPE_LOG_WARNING("net", "node {} sent a handle of actor#{} of node {}, which this "
-                                "node is not connected to: it arrives invalid (connect to "
-                                "that node first; handles do not travel through a node)",
-                         remote_name(), id, to_string(owner));
+      if (where.port != 0 && !where.host.empty()) {
+        // Else this node connects to it; the proxy keeps what it is sent
+        // until then.
+        x = mm_->pending_proxy(std::move(where), id);
+        return true;
+      }
+      TROUPE_LOG_WARNING("net", "node {} sent a handle of actor#{} of node {}, which listens "
+                                "on no port this node could connect to: it arrives invalid "
+                                "(handles do not travel through a node)",
+                         remote_name(), id, to_string(where.node));
       x = nullptr;
       return true;
     }

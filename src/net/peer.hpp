@@ -77,6 +77,10 @@ public:
   /// The proxy of the peer's actor `remote_id` (made on first use).
   strong_actor_ptr proxy_for(uint64_t remote_id);
 
+  /// A pending proxy of the peer's actor `remote_id`: this connection is
+  /// the one it waited for.
+  void adopt_proxy(uint64_t remote_id, const strong_actor_ptr& proxy);
+
   /// The peer's hello; valid once the handshake is done.
   const hello_frame& remote() const noexcept {
     return remote_;
@@ -124,7 +128,7 @@ private:
     null = 0,
     writer_local = 1, // an actor of the writer's node
     reader_local = 2, // an actor of the reader's node (a proxy at the writer)
-    other_node = 3,   // an actor of a third node: unreachable from the reader
+    other_node = 3,   // an actor of a third node, and where to reach that node
   };
 
   struct pending_request {
@@ -189,7 +193,8 @@ private:
   handshake_handler on_handshake_;
   bool closed_io_ = false;
   bool closing_ = false;
-  std::unordered_map<uint64_t, strong_actor_ptr> proxies_;
+  // Several for one actor only after a pending proxy was adopted.
+  std::unordered_multimap<uint64_t, strong_actor_ptr> proxies_;
   // The last receiver and the last proxy looked up: a stream of messages
   // between two actors looks up neither again. IDs never come back, so an
   // entry can only be stale for an actor that is gone (and then bounces).
@@ -200,6 +205,8 @@ private:
   std::vector<type_id_t> type_map_;
   clock::time_point last_read_;
   std::string endpoint_name_;
+  // The peer's address, as this node reaches it (for third nodes).
+  std::string remote_host_;
 
   // Written by the I/O thread before up_ is set, read by any thread after.
   hello_frame remote_;

@@ -50,7 +50,8 @@ template <class Inspector>
 bool inspect_hello(Inspector& f, hello_frame& x, uint32_t& magic, uint16_t& version) {
   return f.apply(magic) && f.apply(version) && f.apply(x.node.bytes) && f.apply(x.node.host)
          && f.apply(x.node.pid) && f.apply(x.max_message_size) && f.apply(x.types)
-         && f.apply(x.published) && f.apply(x.interface) && f.apply(x.service);
+         && f.apply(x.published) && f.apply(x.interface) && f.apply(x.service)
+         && f.apply(x.listen_port);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <numeric>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace {
@@ -36,6 +37,11 @@ public:
       return false;
     }
     if (tag != 0 && !source.apply(id))
+      return false;
+    // A third node's handle: where to reach that node.
+    std::string host;
+    uint16_t port = 0;
+    if (tag == 3 && (!source.apply(host) || !source.apply(port)))
       return false;
     x = nullptr;
     return true;

@@ -394,48 +394,114 @@ INSTANTIATE_TEST_SUITE_P(receivers, remote_actor_test, ::testing::Values(false, 
                            return info.param ? "on_the_io_thread" : "on_workers";
                          });
 
-TEST(remote_actor_third_node, a_handle_of_a_third_node_reaches_it_when_connected_to_it_too) {
-  node a;
-  node b;
+namespace {
+
+/// Node b of the third-node tests: a directory actor, published, that
+/// hands out the handle it was last given.
+struct directory_node {
+  directory_node() {
+    hdl = n.sys->spawn([] {
+      auto kept = std::make_shared<actor>();
+      return behavior{
+        [kept](get_atom) { return *kept; },
+        [kept](put_atom, const actor& x) { *kept = x; },
+      };
+    });
+    auto p = n.mm().publish(hdl, 0);
+    EXPECT_TRUE(p);
+    port = p ? *p : 0;
+  }
+
+  ~directory_node() {
+    anon_send_exit(hdl, exit_reason::user_shutdown);
+  }
+
+  /// What the directory hands to node `x`.
+  actor ask_from(node& x) {
+    auto remote = x.mm().remote_actor("127.0.0.1", port);
+    EXPECT_TRUE(remote) << to_string(remote.error());
+    actor got;
+    scoped_actor self{*x.sys};
+    self->request(*remote, 10s, get_atom_v)
+      .receive([&](const actor& y) { got = y; },
+               [](const error& err) { FAIL() << to_string(err); });
+    return got;
+  }
+
+  node n;
+  actor hdl;
+  uint16_t port = 0;
+};
+
+/// `hdl`'s answer to 41 (an increment), or the error.
+expected<int32_t> ask_41(node& from, const actor& hdl) {
+  scoped_actor self{*from.sys};
+  expected<int32_t> result{int32_t{0}};
+  self->request(hdl, 10s, int32_t{41})
+    .receive([&](int32_t x) { result = x; }, [&](const error& err) { result = err; });
+  return result;
+}
+
+} // namespace
+
+TEST(remote_actor_third_node, a_handle_of_a_third_node_reaches_it_directly) {
   node c;
   auto echo = c.sys->spawn([] { return behavior{[](int32_t x) { return x + 1; }}; });
   auto echo_port = c.mm().publish(echo, 0);
   ASSERT_TRUE(echo_port);
-  // b hands out its handle of c's actor.
-  auto b_to_echo = b.mm().remote_actor("127.0.0.1", *echo_port);
-  ASSERT_TRUE(b_to_echo);
-  auto directory = b.sys->spawn([hdl = *b_to_echo] {
-    return behavior{[hdl](get_atom) { return hdl; }};
-  });
-  auto directory_port = b.mm().publish(directory, 0);
-  ASSERT_TRUE(directory_port);
-  auto ask_directory = [&](node& n) {
-    auto remote = n.mm().remote_actor("127.0.0.1", *directory_port);
-    EXPECT_TRUE(remote) << to_string(remote.error());
-    actor got;
-    scoped_actor self{*n.sys};
-    self->request(*remote, 10s, get_atom_v)
-      .receive([&](const actor& x) { got = x; },
-               [](const error& err) { FAIL() << to_string(err); });
-    return got;
-  };
+  // b hands out its own handle of c's actor.
+  directory_node b;
+  auto b_handle = b.n.mm().remote_actor("127.0.0.1", *echo_port);
+  ASSERT_TRUE(b_handle);
+  anon_send(b.hdl, put_atom_v, *b_handle);
   // a talks to c as well: the handle is a's own handle of c's actor.
+  node a;
   auto a_to_echo = a.mm().remote_actor("127.0.0.1", *echo_port);
   ASSERT_TRUE(a_to_echo);
-  auto via_b = ask_directory(a);
-  ASSERT_TRUE(via_b);
+  auto via_b = b.ask_from(a);
   EXPECT_EQ(via_b, *a_to_echo);
-  scoped_actor self{*a.sys};
-  int32_t answer = 0;
-  self->request(via_b, 10s, int32_t{41})
-    .receive([&](int32_t x) { answer = x; }, [](const error& err) { FAIL() << to_string(err); });
-  EXPECT_EQ(answer, 42);
-  // d knows only b: the handle arrives invalid.
+  EXPECT_EQ(ask_41(a, via_b), int32_t{42});
+  // d knows only b: it connects to c itself, and what it sends meanwhile
+  // waits for the connection.
   node d;
-  EXPECT_FALSE(ask_directory(d));
-  // c's own actor, handed back to c by b, is the actor itself.
-  EXPECT_EQ(ask_directory(c), echo);
-  anon_send_exit(directory, exit_reason::user_shutdown);
+  auto d_handle = b.ask_from(d);
+  ASSERT_TRUE(d_handle);
+  EXPECT_EQ(ask_41(d, d_handle), int32_t{42});
+  EXPECT_EQ(d.mm().connected_nodes(), 2u);
+  // c's own actor, handed back to c, is the actor itself.
+  EXPECT_EQ(b.ask_from(c), echo);
+  anon_send_exit(echo, exit_reason::user_shutdown);
+}
+
+TEST(remote_actor_third_node, a_third_node_that_cannot_be_reached_fails_what_was_sent_to_it) {
+  node c;
+  auto echo = c.sys->spawn([] { return behavior{[](int32_t x) { return x + 1; }}; });
+  auto echo_port = c.mm().publish(echo, 0);
+  ASSERT_TRUE(echo_port);
+  directory_node b;
+  auto b_handle = b.n.mm().remote_actor("127.0.0.1", *echo_port);
+  ASSERT_TRUE(b_handle);
+  anon_send(b.hdl, put_atom_v, *b_handle);
+  // c stops listening: the port b knows it by refuses a.
+  ASSERT_TRUE(c.mm().unpublish(*echo_port));
+  node a;
+  auto via_b = b.ask_from(a);
+  ASSERT_TRUE(via_b);
+  auto answer = ask_41(a, via_b);
+  ASSERT_FALSE(answer);
+  EXPECT_EQ(answer.error(), errc::cannot_connect_to_node) << to_string(answer.error());
+  // A node that listens nowhere: its actors' handles arrive invalid.
+  node e;
+  auto e_actor = e.sys->spawn([] { return behavior{[](int32_t x) { return x; }}; });
+  {
+    auto dir = e.mm().remote_actor("127.0.0.1", b.port);
+    ASSERT_TRUE(dir);
+    scoped_actor self{*e.sys};
+    self->request(*dir, 10s, put_atom_v, e_actor).receive([] {}, [](const error&) {});
+  }
+  node f;
+  EXPECT_FALSE(b.ask_from(f));
+  anon_send_exit(e_actor, exit_reason::user_shutdown);
   anon_send_exit(echo, exit_reason::user_shutdown);
 }
 

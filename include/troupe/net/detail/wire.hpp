@@ -9,8 +9,9 @@
 //              registered type), the actor published on the port the
 //              connection reached (0 on the connecting side) and that
 //              actor's interface (one signature per entry, empty when
-//              dynamically typed), and the node's service actor (lookups
-//              and spawns by name). Both sides send one first.
+//              dynamically typed), the node's service actor (lookups
+//              and spawns by name) and a port it listens on for other nodes
+//              (0: none). Both sides send one first.
 //   message    receiver ID (an actor of the reader's node), message ID,
 //              sender (an actor handle, see net/detail/peer's codec), the
 //              message (type IDs of the writer's table, then the elements).
@@ -40,7 +41,7 @@
 namespace troupe::net::detail {
 
 inline constexpr uint32_t wire_magic = 0x31505254; // "TRP1" little-endian
-inline constexpr uint16_t protocol_version = 1;
+inline constexpr uint16_t protocol_version = 2;
 
 /// Length prefix plus kind byte.
 inline constexpr size_t frame_header_size = 5;
@@ -63,6 +64,9 @@ struct hello_frame {
   std::vector<std::string> interface;
   /// The node's service actor: lookups and spawns by name.
   uint64_t service = 0;
+  /// A port the node listens on (publish or open), so that a third node
+  /// handed one of its actors can connect to it; 0 if it listens on none.
+  uint16_t listen_port = 0;
 };
 
 /// The type table of this program: every registered type's ID and name.
