@@ -12,6 +12,7 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -404,12 +405,27 @@ void middleman_impl::start_connect(std::string host, uint16_t port, connected_fn
             fn(nullptr, hello_frame{}, err);
             return;
           }
+        // Connecting has the handshake's time limit too: an address that
+        // never answers must not hold the I/O threads' work (and stop()).
+        auto limit = std::make_shared<asio::steady_timer>(io_, cfg_.handshake_timeout);
+        limit->async_wait([socket](const boost::system::error_code& ec) {
+          if (!ec) {
+            boost::system::error_code ignored;
+            socket->close(ignored);
+          }
+        });
         asio::async_connect(
           *socket, results,
-          [this, socket, on_handshake, fn](const boost::system::error_code& ec,
-                                           const tcp::endpoint&) mutable {
+          [this, socket, limit, on_handshake, fn](const boost::system::error_code& ec,
+                                                  const tcp::endpoint&) mutable {
+            bool in_time = limit->cancel() > 0 || !ec;
             if (ec) {
-              fn(nullptr, hello_frame{}, make_error(errc::cannot_connect_to_node, ec.message()));
+              fn(nullptr, hello_frame{},
+                 make_error(errc::cannot_connect_to_node,
+                            in_time ? ec.message()
+                                    : "no answer within "
+                                        + std::to_string(cfg_.handshake_timeout.count())
+                                        + " ms (troupe.net.handshake-timeout)"));
               return;
             }
             boost::system::error_code ignored;
@@ -499,6 +515,15 @@ std::shared_ptr<peer> middleman_impl::find_peer(const node_id& node, const peer*
   for (auto& p : peers_)
     if (p.get() != except && p->is_up() && p->remote().node == node)
       return p;
+  return nullptr;
+}
+
+strong_actor_ptr middleman_impl::exported_actor(uint64_t id) const {
+  if (auto hdl = published_actor(id))
+    return hdl;
+  for (auto& p : peers_now())
+    if (auto hdl = p->exported_actor(id))
+      return hdl;
   return nullptr;
 }
 

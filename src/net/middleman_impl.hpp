@@ -117,6 +117,10 @@ public:
 
   size_t buffered_bytes() const;
 
+  /// Our actor `id` if it is published or was exported to any peer, else
+  /// null: a handle of it that comes back through a third node.
+  strong_actor_ptr exported_actor(uint64_t id) const;
+
   /// A port this node listens on for peers (the lowest), 0 if none.
   uint16_t listen_port() const;
 

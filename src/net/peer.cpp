@@ -346,6 +346,13 @@ void peer::handle_hello(std::span<const std::byte> body) {
   }
 }
 
+strong_actor_ptr peer::exported_actor(uint64_t id) const {
+  std::lock_guard guard{out_mtx_};
+  if (auto i = exports_.find(id); i != exports_.end())
+    return i->second;
+  return nullptr;
+}
+
 strong_actor_ptr peer::local_actor_by_id(uint64_t id) {
   {
     std::lock_guard guard{out_mtx_};
@@ -776,7 +783,8 @@ bool peer::load(binary_deserializer& source, strong_actor_ptr& x) {
           || !source.apply(where.port))
         return false;
       if (where.node == mm_->this_node()) {
-        x = local_actor_by_id(id);
+        // Exported to another peer, which passed it on.
+        x = mm_->exported_actor(id);
         return true;
       }
       // A node this one talks to as well: the handle goes there directly.

@@ -102,6 +102,9 @@ public:
   /// false if it is already (or the connection closed).
   bool add_muted(strong_actor_ptr sender);
 
+  /// Our actor `id` if it was exported to this peer, else null.
+  strong_actor_ptr exported_actor(uint64_t id) const;
+
   /// Bytes queued for the peer that the kernel has not taken yet.
   size_t buffered() const noexcept {
     return buffered_.load(std::memory_order_relaxed);
