@@ -11,6 +11,8 @@
 #include "troupe/serialization/binary_serializer.hpp"
 #include "troupe/typed_actor.hpp"
 
+#include "interop_types.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -24,22 +26,10 @@
 using namespace std::chrono_literals;
 using namespace troupe;
 
-namespace {
-
-struct order {
-  int32_t id = 0;
-  std::string item;
-};
-
-template <class Inspector>
-bool inspect(Inspector& f, order& x) {
-  return f.object(x).fields(f.field("id", x.id), f.field("item", x.item));
-}
-
-} // namespace
+using interop::order;
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(remote_actor_test, 2100)
-  TROUPE_ADD_TYPE_ID(remote_actor_test, (order))
+  TROUPE_ADD_TYPE_ID(remote_actor_test, (interop::order))
   TROUPE_ADD_ATOM(remote_actor_test, stop_atom)
 TROUPE_END_TYPE_ID_BLOCK(remote_actor_test)
 
@@ -442,21 +432,35 @@ expected<int32_t> ask_41(node& from, const actor& hdl) {
   return result;
 }
 
+/// Node c publishes `echo`; b's directory hands out b's handle of it.
+class remote_actor_third_node : public ::testing::Test {
+protected:
+  void SetUp() override {
+    echo = c.sys->spawn([] { return behavior{[](int32_t x) { return x + 1; }}; });
+    auto port = c.mm().publish(echo, 0);
+    ASSERT_TRUE(port);
+    echo_port = *port;
+    auto b_handle = b.n.mm().remote_actor("127.0.0.1", echo_port);
+    ASSERT_TRUE(b_handle);
+    anon_send(b.hdl, put_atom_v, *b_handle);
+  }
+
+  void TearDown() override {
+    anon_send_exit(echo, exit_reason::user_shutdown);
+  }
+
+  node c;
+  actor echo;
+  uint16_t echo_port = 0;
+  directory_node b;
+};
+
 } // namespace
 
-TEST(remote_actor_third_node, a_handle_of_a_third_node_reaches_it_directly) {
-  node c;
-  auto echo = c.sys->spawn([] { return behavior{[](int32_t x) { return x + 1; }}; });
-  auto echo_port = c.mm().publish(echo, 0);
-  ASSERT_TRUE(echo_port);
-  // b hands out its own handle of c's actor.
-  directory_node b;
-  auto b_handle = b.n.mm().remote_actor("127.0.0.1", *echo_port);
-  ASSERT_TRUE(b_handle);
-  anon_send(b.hdl, put_atom_v, *b_handle);
+TEST_F(remote_actor_third_node, a_handle_of_a_third_node_reaches_it_directly) {
   // a talks to c as well: the handle is a's own handle of c's actor.
   node a;
-  auto a_to_echo = a.mm().remote_actor("127.0.0.1", *echo_port);
+  auto a_to_echo = a.mm().remote_actor("127.0.0.1", echo_port);
   ASSERT_TRUE(a_to_echo);
   auto via_b = b.ask_from(a);
   EXPECT_EQ(via_b, *a_to_echo);
@@ -470,20 +474,11 @@ TEST(remote_actor_third_node, a_handle_of_a_third_node_reaches_it_directly) {
   EXPECT_EQ(d.mm().connected_nodes(), 2u);
   // c's own actor, handed back to c, is the actor itself.
   EXPECT_EQ(b.ask_from(c), echo);
-  anon_send_exit(echo, exit_reason::user_shutdown);
 }
 
-TEST(remote_actor_third_node, a_third_node_that_cannot_be_reached_fails_what_was_sent_to_it) {
-  node c;
-  auto echo = c.sys->spawn([] { return behavior{[](int32_t x) { return x + 1; }}; });
-  auto echo_port = c.mm().publish(echo, 0);
-  ASSERT_TRUE(echo_port);
-  directory_node b;
-  auto b_handle = b.n.mm().remote_actor("127.0.0.1", *echo_port);
-  ASSERT_TRUE(b_handle);
-  anon_send(b.hdl, put_atom_v, *b_handle);
+TEST_F(remote_actor_third_node, a_third_node_that_cannot_be_reached_fails_what_was_sent_to_it) {
   // c stops listening: the port b knows it by refuses a.
-  ASSERT_TRUE(c.mm().unpublish(*echo_port));
+  ASSERT_TRUE(c.mm().unpublish(echo_port));
   node a;
   auto via_b = b.ask_from(a);
   ASSERT_TRUE(via_b);
@@ -502,7 +497,6 @@ TEST(remote_actor_third_node, a_third_node_that_cannot_be_reached_fails_what_was
   node f;
   EXPECT_FALSE(b.ask_from(f));
   anon_send_exit(e_actor, exit_reason::user_shutdown);
-  anon_send_exit(echo, exit_reason::user_shutdown);
 }
 
 TEST(remote_actor_io, a_handler_that_blocks_on_the_io_thread_does_not_hold_up_the_connections) {

@@ -3,6 +3,8 @@
 // does not (interop::peer_only) and lacks one the test has. Publishes its
 // actor on 127.0.0.1, prints the port, serves until its stdin closes.
 
+#include "interop_types.hpp"
+
 #include "troupe/actor_system.hpp"
 #include "troupe/atoms.hpp"
 #include "troupe/event_based_actor.hpp"
@@ -12,39 +14,6 @@
 #include <cstdio>
 #include <string>
 #include <unistd.h>
-
-namespace interop {
-
-struct order {
-  int32_t id = 0;
-  std::string item;
-};
-
-template <class Inspector>
-bool inspect(Inspector& f, order& x) {
-  return f.object(x).fields(f.field("id", x.id), f.field("item", x.item));
-}
-
-struct receipt {
-  int32_t id = 0;
-  std::string text;
-};
-
-template <class Inspector>
-bool inspect(Inspector& f, receipt& x) {
-  return f.object(x).fields(f.field("id", x.id), f.field("text", x.text));
-}
-
-struct peer_only {
-  int32_t value = 0;
-};
-
-template <class Inspector>
-bool inspect(Inspector& f, peer_only& x) {
-  return f.object(x).fields(f.field("value", x.value));
-}
-
-} // namespace interop
 
 // 40 IDs further than the test's block, and the other way round.
 TROUPE_BEGIN_TYPE_ID_BLOCK(type_table_peer, troupe::first_custom_type_id + 40)

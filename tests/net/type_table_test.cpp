@@ -3,6 +3,8 @@
 // (the handshake translates them by name), and each knows a type the other
 // lacks (a clear error for whoever sends it, on either side, at once).
 
+#include "interop_types.hpp"
+
 #include "troupe/actor_system.hpp"
 #include "troupe/atoms.hpp"
 #include "troupe/net/middleman.hpp"
@@ -23,39 +25,6 @@ extern char** environ;
 
 using namespace std::chrono_literals;
 using namespace troupe;
-
-namespace interop {
-
-struct order {
-  int32_t id = 0;
-  std::string item;
-};
-
-template <class Inspector>
-bool inspect(Inspector& f, order& x) {
-  return f.object(x).fields(f.field("id", x.id), f.field("item", x.item));
-}
-
-struct test_only {
-  int32_t value = 0;
-};
-
-template <class Inspector>
-bool inspect(Inspector& f, test_only& x) {
-  return f.object(x).fields(f.field("value", x.value));
-}
-
-struct receipt {
-  int32_t id = 0;
-  std::string text;
-};
-
-template <class Inspector>
-bool inspect(Inspector& f, receipt& x) {
-  return f.object(x).fields(f.field("id", x.id), f.field("text", x.text));
-}
-
-} // namespace interop
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(type_table_test, troupe::first_custom_type_id)
   TROUPE_ADD_TYPE_ID(type_table_test, (interop::order))
