@@ -538,6 +538,35 @@ TEST(remote_actor_io, a_handler_that_blocks_on_the_io_thread_does_not_hold_up_th
   anon_send_exit(echo, exit_reason::user_shutdown);
 }
 
+TEST(remote_actor_io, a_handler_on_the_io_thread_may_call_the_network_layer_and_wait) {
+  // `connector` runs on b's I/O thread and waits there for a connection
+  // that only an I/O thread can make: the standby takes over and makes it.
+  node a{100ms, true};
+  node b{100ms, true};
+  node c{100ms, true};
+  auto echo = c.sys->spawn([] { return behavior{[](int32_t x) { return x; }}; });
+  auto echo_port = c.mm().publish(echo, 0);
+  ASSERT_TRUE(echo_port);
+  auto connector = b.sys->spawn([port = *echo_port](event_based_actor* self) {
+    return behavior{[self, port](int32_t) -> std::string {
+      auto remote = self->system().middleman().remote_actor("127.0.0.1", port);
+      return remote ? "connected" : to_string(remote.error());
+    }};
+  });
+  auto connector_port = b.mm().publish(connector, 0);
+  ASSERT_TRUE(connector_port);
+  auto remote = a.mm().remote_actor("127.0.0.1", *connector_port);
+  ASSERT_TRUE(remote);
+  scoped_actor self{*a.sys};
+  std::string answer;
+  self->request(*remote, 30s, int32_t{1})
+    .receive([&](const std::string& x) { answer = x; },
+             [&](const error& err) { answer = to_string(err); });
+  EXPECT_EQ(answer, "connected");
+  anon_send_exit(connector, exit_reason::user_shutdown);
+  anon_send_exit(echo, exit_reason::user_shutdown);
+}
+
 TEST(remote_actor, sys_middleman_without_the_module_loaded_throws) {
   actor_system_config cfg;
   actor_system sys{cfg};
