@@ -1,12 +1,15 @@
 #include "troupe/local_actor.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/defaults.hpp"
 #include "troupe/detail/hot.hpp"
 #include "troupe/logger.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -56,7 +59,15 @@ local_actor::~local_actor() {
   delete bounded_.load(std::memory_order_relaxed);
 }
 
+void detail::check_mailbox_capacity(size_t capacity) {
+  if (capacity > defaults::mailbox::max_capacity)
+    throw std::invalid_argument{"mailbox capacity " + std::to_string(capacity)
+                                + " exceeds the largest bound, "
+                                + std::to_string(defaults::mailbox::max_capacity)};
+}
+
 void local_actor::set_mailbox_capacity(size_t capacity, mailbox_overflow overflow) {
+  detail::check_mailbox_capacity(capacity);
   auto* b = bounded_.load(std::memory_order_acquire);
   if (b == nullptr) {
     if (capacity == 0)

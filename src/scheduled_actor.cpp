@@ -368,15 +368,14 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
 void scheduled_actor::add_response_handler(uint64_t number, detail::response_fn on_value,
                                            detail::response_error_fn on_error,
                                            uint64_t timer, bool awaited) {
-  pending_response entry{number, std::move(on_value), std::move(on_error), timer, awaited};
   if (pending_.size() == pending_head_ || pending_.back().number < number) {
-    pending_.push_back(std::move(entry));
+    pending_.emplace_back(number, std::move(on_value), std::move(on_error), timer, awaited);
   } else {
     // A handler set after that of a later request: keep the order.
     auto pos = std::upper_bound(pending_.begin() + static_cast<ptrdiff_t>(pending_head_),
                                 pending_.end(), number,
                                 [](uint64_t n, const pending_response& x) { return n < x.number; });
-    pending_.insert(pos, std::move(entry));
+    pending_.emplace(pos, number, std::move(on_value), std::move(on_error), timer, awaited);
   }
   ++pending_live_;
   if (awaited)

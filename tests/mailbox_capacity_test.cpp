@@ -2,6 +2,7 @@
 // the sender down and loses nothing.
 
 #include "troupe/actor_system.hpp"
+#include "troupe/defaults.hpp"
 
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scoped_actor.hpp"
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -235,6 +237,21 @@ TEST_P(mailbox_capacities, the_config_bounds_every_mailbox) {
   actor_system local{cfg};
   auto a = local.spawn([] { return behavior{[](int x) { return x; }}; });
   EXPECT_EQ(static_cast<local_actor*>(actor_cast_raw(a))->mailbox_capacity(), 3u);
+}
+
+TEST_P(mailbox_capacities, a_bound_beyond_the_largest_is_refused_with_the_limit) {
+  actor_system local{cfg};
+  auto over = defaults::mailbox::max_capacity + 1;
+  try {
+    local.spawn(mailbox_limit{over, mailbox_overflow::drop}, [] { return behavior{[](int) {}}; });
+    ADD_FAILURE() << "spawn accepted a capacity of " << over;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string{e.what()}.find("32768"), std::string::npos) << e.what();
+  }
+  auto a = local.spawn(mailbox_limit{defaults::mailbox::max_capacity, mailbox_overflow::drop},
+                       [] { return behavior{[](int) {}}; });
+  EXPECT_EQ(static_cast<local_actor*>(actor_cast_raw(a))->mailbox_capacity(),
+            defaults::mailbox::max_capacity);
 }
 
 TROUPE_TEST_EVERY_POLICY(mailbox_capacities);

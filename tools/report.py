@@ -47,7 +47,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(REPO, "benchmarks", "results")
 
 SYSTEM_ORDER = ["troupe", "caf-1", "caf-0", "threads"]
-COLORS = {"caf-1": "#1f77b4", "caf-0": "#ff7f0e", "threads": "#2ca02c", "troupe": "#d62728"}
+COLORS = {"caf-1": "#1f77b4", "caf-0": "#ff7f0e", "threads": "#2ca02c", "troupe": "#d62728",
+          "floor": "#7f7f7f"}
 METRICS = [
     ("time", "Wall-clock time (s)", "s"),
     ("cpu", "CPU time, user + system (s)", "s"),

@@ -169,6 +169,7 @@ private:
     using trait = detail::spawn_fun_trait<F>;
     using impl = typename trait::impl;
     using handle = detail::handle_type_t<impl>;
+    detail::check_mailbox_capacity(limit.capacity);
     strong_actor_ptr ptr;
     if constexpr (std::is_base_of_v<blocking_actor, impl>) {
       static_assert(trait::has_self);

@@ -141,7 +141,10 @@ namespace mailbox {
 /// Responses and system messages (exits, down messages, timeouts) are never
 /// refused, so a full mailbox may briefly hold more.
 inline constexpr size_t capacity = 0;
-inline constexpr size_t max_capacity = 1'000'000'000;
+/// The mailbox counts its queued messages in 16 bits of its lock-free word
+/// (detail/fifo_inbox.hpp), exactly below 65536: the largest bound leaves
+/// half that room to the messages a bound never refuses.
+inline constexpr size_t max_capacity = 32'768;
 /// troupe.mailbox.overflow: "drop" or "mute" (see mailbox_overflow.hpp).
 inline constexpr std::string_view overflow = "mute";
 /// troupe.mailbox.push-timeout: how long a thread outside the scheduler

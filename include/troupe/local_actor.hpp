@@ -82,6 +82,10 @@ void mute_running_actor(abstract_actor* full);
 /// concurrent callers only one schedules it. Any thread.
 void resume_muted(const strong_actor_ptr& x);
 
+/// Throws std::invalid_argument, naming the limit, if `capacity` exceeds
+/// defaults::mailbox::max_capacity.
+void check_mailbox_capacity(size_t capacity);
+
 } // namespace detail
 
 class local_actor : public abstract_actor {
@@ -249,7 +253,8 @@ public:
   /// Call from the actor's constructor, or give `mailbox_limit` to spawn;
   /// called later, it applies from the senders' next message on, and what
   /// arrived before stays queued. Responses and system messages are never
-  /// refused.
+  /// refused. Throws std::invalid_argument if `capacity` exceeds
+  /// defaults::mailbox::max_capacity (32768).
   void set_mailbox_capacity(size_t capacity,
                             mailbox_overflow overflow = mailbox_overflow::mute);
 

@@ -295,6 +295,13 @@ private:
   enum class consume_result { consumed, skipped };
 
   struct pending_response {
+    // A constructor, not an aggregate: GCC zero-fills a braced aggregate
+    // temporary before moving the handlers in.
+    pending_response(uint64_t number, detail::response_fn on_value,
+                     detail::response_error_fn on_error, uint64_t timer, bool awaited) noexcept
+      : number(number), on_value(std::move(on_value)), on_error(std::move(on_error)),
+        timer(timer), awaited(awaited) {}
+
     uint64_t number;
     detail::response_fn on_value;
     detail::response_error_fn on_error;

@@ -151,6 +151,31 @@ TEST(mailbox_queue, urgent_messages_come_out_before_normal_ones) {
   EXPECT_EQ(drain(q), (std::vector<uint32_t>{1, 3, 0, 2, 4}));
 }
 
+TEST(mailbox_queue, an_urgent_message_overtakes_normal_ones_the_actor_began_to_read) {
+  auto m = make_msgs(5, {3});
+  queue q;
+  q.push(&m[0]);
+  q.push(&m[1]);
+  q.push(&m[2]);
+  EXPECT_EQ(q.pop(), &m[0]);
+  q.push(&m[3]); // e.g. an exit message behind a flood
+  q.push(&m[4]);
+  EXPECT_EQ(drain(q), (std::vector<uint32_t>{3, 1, 2, 4}));
+}
+
+TEST(mailbox_queue, an_urgent_message_wakes_a_blocked_actor_once) {
+  auto m = make_msgs(3, {0, 1});
+  queue q;
+  ASSERT_TRUE(q.try_block());
+  EXPECT_EQ(q.push(&m[0]), inbox_result::unblocked_reader);
+  EXPECT_EQ(q.push(&m[1]), inbox_result::success);
+  EXPECT_EQ(q.push(&m[2]), inbox_result::success);
+  EXPECT_FALSE(q.try_unblock()) << "the urgent sender schedules the actor";
+  EXPECT_FALSE(q.try_block()) << "urgent messages wait";
+  EXPECT_EQ(drain(q), (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_TRUE(q.try_block());
+}
+
 TEST(mailbox_queue, peek_returns_the_message_pop_returns_next_without_removing_it) {
   auto m = make_msgs(3, {2});
   queue q;
@@ -409,11 +434,11 @@ TEST(mailbox_queue, close_returns_every_message_in_pop_order_and_rejects_later_o
   q.push(&m[1]);
   q.push(&m[2]);
   q.push(&m[3]);
-  EXPECT_EQ(q.pop(), &m[1]); // caches: normal 0 2 3
+  EXPECT_EQ(q.pop(), &m[1]); // normal inbox: 0 2 3
   q.push(&m[4]);
-  q.push(&m[5]); // inbox: urgent 4, normal 5
+  q.push(&m[5]); // urgent inbox: 4; normal inbox: 0 2 3 5
   auto rest = q.close();
-  EXPECT_EQ(seqs(rest), (std::vector<uint32_t>{0, 2, 3, 4, 5}));
+  EXPECT_EQ(seqs(rest), (std::vector<uint32_t>{4, 0, 2, 3, 5}));
   EXPECT_TRUE(q.closed());
   EXPECT_EQ(q.size(), 0u);
   EXPECT_EQ(q.pop(), nullptr);

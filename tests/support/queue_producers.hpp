@@ -1,12 +1,12 @@
 #pragma once
 
 // The nodes and producer threads that the concurrent tests of the intrusive
-// mailbox queues (detail/lifo_inbox.hpp, detail/mailbox_queue.hpp) share:
+// mailbox queues (detail/fifo_inbox.hpp, detail/mailbox_queue.hpp) share:
 // both queues must deliver every node of every producer exactly once, in
 // each producer's order, to a reader that sleeps when the queue is empty, and
 // must lose none when closed while producers still push.
 
-#include "troupe/detail/lifo_inbox.hpp"
+#include "troupe/detail/fifo_inbox.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,13 @@
 #pragma once
 
-// mailbox_queue: what an actor owns of its mailbox. Senders push into a
-// lifo_inbox (lock-free, see lifo_inbox.hpp for the algorithm and memory
-// orders); the actor reads from two FIFO caches, urgent and normal, that
-// only it touches. When both caches are empty the actor takes the whole
-// inbox in one exchange and reverses it into the caches: a sender's messages
-// come out in the order it pushed them, and urgent ones come out first.
+// mailbox_queue: what an actor owns of its mailbox. Senders push into one of
+// two fifo_inboxes (lock-free, see fifo_inbox.hpp for the algorithm and
+// memory orders): urgent messages into the urgent inbox, the others into the
+// normal one, which alone holds the blocked state. The actor pops urgent
+// messages first, then normal ones; a sender's messages of one kind come out
+// in the order it pushed them. Two FIFO caches that only the actor touches,
+// urgent and normal, sit in front of the inboxes: for messages the actor put
+// back (push_front, prepend).
 //
 // A third cache, the deferred list, sits between the two: normal messages an
 // actor skipped while it awaits a response. While the actor awaits, it hides
@@ -19,7 +21,7 @@
 // actor). Nothing here allocates.
 
 #include "troupe/detail/assert.hpp"
-#include "troupe/detail/lifo_inbox.hpp"
+#include "troupe/detail/fifo_inbox.hpp"
 
 #include <atomic>
 #include <concepts>
@@ -228,10 +230,17 @@ public:
 
   explicit mailbox_queue(const Deleter& del) noexcept(
     std::is_nothrow_copy_constructible_v<Deleter>)
-    : inbox_(del), urgent_(del), normal_(del), deferred_(del) {}
+    : urgent_(del), normal_(del), deferred_(del) {}
 
   mailbox_queue(const mailbox_queue&) = delete;
   mailbox_queue& operator=(const mailbox_queue&) = delete;
+
+  /// Deletes the messages still queued. No thread may push any more.
+  ~mailbox_queue() {
+    list_type rest{urgent_.get_deleter()};
+    take_inbox(urgent_inbox_, urgent_cursor_, rest);
+    take_inbox(inbox_, cursor_, rest);
+  }
 
   // -- any thread -------------------------------------------------------------
 
@@ -239,17 +248,21 @@ public:
   /// queue_closed the caller still owns `x` and bounces it; backlog is a
   /// success that hints the actor waits to be run.
   inbox_result push(T* x) noexcept {
-    return inbox_.push(x);
+    if (!x->is_urgent()) [[likely]]
+      return inbox_.push(x, cursor_);
+    auto result = urgent_inbox_.push(x, urgent_cursor_);
+    if (result == inbox_result::queue_closed)
+      return result;
+    // The normal inbox holds the blocked state.
+    return inbox_.wake() ? inbox_result::unblocked_reader : inbox_result::success;
   }
 
-  /// Approximate number of queued messages: the inbox's estimate plus the
-  /// caches, deferred messages left out. Exact when no thread pushes or pops;
-  /// while the consumer moves the inbox into its caches it may be too high,
-  /// never too low.
+  /// Approximate number of queued messages: both inboxes' counts plus the
+  /// caches, deferred messages left out. Exact below 65536 when no thread
+  /// pushes or pops, never too low while they do.
   size_t size() const noexcept {
-    // Inbox first, with acquire: see fetch_more.
-    auto queued = inbox_.size();
-    return queued + cached_.load(std::memory_order_relaxed);
+    return inbox_.size(cursor_) + urgent_inbox_.size(urgent_cursor_)
+           + cached_.load(std::memory_order_relaxed);
   }
 
   bool blocked() const noexcept {
@@ -265,27 +278,34 @@ public:
   /// The next message without removing it (urgent first), or nullptr.
   T* peek() noexcept {
     consumer_check check{consumers_};
-    auto* from = next_cache();
-    return from != nullptr ? from->front() : nullptr;
+    if (auto* x = urgent_.front())
+      return x;
+    if (auto* x = urgent_inbox_.front(urgent_cursor_))
+      return x;
+    if (!shown_deferred_empty())
+      return deferred_.front();
+    if (auto* x = normal_.front())
+      return x;
+    return inbox_.front(cursor_);
   }
 
   /// Removes and returns the next message (urgent first, then the shown
   /// deferred ones), or nullptr. The caller owns it.
   T* pop() noexcept {
     consumer_check check{consumers_};
-    auto* from = next_cache();
-    if (from == nullptr)
-      return nullptr;
-    if (from != &deferred_)
-      cached_.store(cached_.load(std::memory_order_relaxed) - 1,
-                    std::memory_order_relaxed);
-    return from->pop_front();
+    if (!urgent_.empty() || !normal_.empty() || !deferred_.empty()) [[unlikely]]
+      if (auto* x = pop_cached())
+        return x;
+    if (urgent_cursor_.head != nullptr || urgent_inbox_.has_node()) [[unlikely]]
+      return urgent_inbox_.pop(urgent_cursor_);
+    return inbox_.pop(cursor_);
   }
 
   /// True if pop() has nothing to return: no message is cached or queued
   /// but hidden deferred ones.
   bool empty() const noexcept {
-    return urgent_.empty() && shown_deferred_empty() && normal_.empty() && inbox_.empty();
+    return urgent_.empty() && shown_deferred_empty() && normal_.empty()
+           && urgent_inbox_.empty(urgent_cursor_) && inbox_.empty(cursor_);
   }
 
   /// Puts a normal message the actor skipped at the end of the deferred
@@ -320,10 +340,19 @@ public:
       // Not across the inbox's CAS: once blocked, a sender may schedule the
       // actor on another thread before this call has returned.
       consumer_check check{consumers_};
-      if (!urgent_.empty() || !shown_deferred_empty() || !normal_.empty())
+      if (!urgent_.empty() || !shown_deferred_empty() || !normal_.empty()
+          || cursor_.head != nullptr || !urgent_inbox_.empty(urgent_cursor_))
         return false;
     }
-    return inbox_.try_block();
+    if (!inbox_.try_block(cursor_))
+      return false;
+    // An urgent push between the look above and the block wakes the inbox
+    // (push); both sides are sequentially consistent, so if it did not see
+    // the block, this sees its message.
+    if (!urgent_inbox_.has_node())
+      return true;
+    // On false that push unblocked us and schedules us: stop here.
+    return !inbox_.try_unblock();
   }
 
   /// Leaves the blocked state without a message (e.g. a receive timeout). On
@@ -371,28 +400,44 @@ public:
   /// queue_closed; pop() returns nullptr.
   list_type close() noexcept {
     consumer_check check{consumers_};
-    auto* x = inbox_.close();
+    // The normal inbox first: an urgent push that wakes it after this still
+    // lands in the urgent inbox before that closes, and comes out below.
+    list_type normal{urgent_.get_deleter()};
+    take_inbox(inbox_, cursor_, normal);
     list_type result{std::move(urgent_)};
+    take_inbox(urgent_inbox_, urgent_cursor_, result);
     result.splice_back(deferred_);
     result.splice_back(normal_);
-    // What pop() would do next: reverse the inbox into urgent and normal.
-    list_type urgent{result.get_deleter()};
-    list_type normal{result.get_deleter()};
-    while (x != nullptr) {
-      auto* next = x->next;
-      (x->is_urgent() ? urgent : normal).push_front(x);
-      x = next;
-    }
-    result.splice_back(urgent);
     result.splice_back(normal);
     cached_.store(0, std::memory_order_relaxed);
     return result;
   }
 
 private:
+  using inbox_type = fifo_inbox<T>;
+
   bool shown_deferred_empty() const noexcept {
     // Empty first: it almost always is, and then the flag is not read.
     return deferred_.empty() || deferred_hidden_;
+  }
+
+  /// The next message of the caches, urgent inbox included, in pop order;
+  /// nullptr if only the normal inbox may hold one.
+  T* pop_cached() noexcept {
+    auto take = [this](list_type& from) noexcept {
+      if (&from != &deferred_)
+        cached_.store(cached_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+      return from.pop_front();
+    };
+    if (!urgent_.empty())
+      return take(urgent_);
+    if (auto* x = urgent_inbox_.pop(urgent_cursor_))
+      return x;
+    if (!shown_deferred_empty())
+      return take(deferred_);
+    if (!normal_.empty())
+      return take(normal_);
+    return nullptr;
   }
 
   /// Moves the deferred messages to the front of the normal cache, where
@@ -403,53 +448,34 @@ private:
     cached_.store(cached_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
 
-  /// The cache pop() takes from, after fetching the inbox if they are all
-  /// empty; nullptr if there is nothing to take.
-  list_type* next_cache() noexcept {
-    if (!urgent_.empty())
-      return &urgent_;
-    if (!shown_deferred_empty())
-      return &deferred_;
-    if (!normal_.empty())
-      return &normal_;
-    if (!fetch_more())
-      return nullptr;
-    return !urgent_.empty() ? &urgent_ : &normal_;
-  }
-
-  /// Moves the inbox into the (empty) caches. Walking the newest-first stack
-  /// and pushing each node to the front of its cache reverses it to FIFO.
-  bool fetch_more() noexcept {
-    // Counted into the caches before the inbox turns empty, so size() may
-    // count them twice for a moment but never misses them: a bounded
-    // mailbox relies on that (a reader that sees the emptied inbox also sees
-    // this store, which take_all's CAS releases).
-    auto cached = cached_.load(std::memory_order_relaxed);
-    auto* x = inbox_.take_all(
-      [&](size_t ahead) noexcept { cached_.store(cached + ahead, std::memory_order_relaxed); });
-    size_t n = 0;
+  /// Closes `inbox` and appends what it held to `out`.
+  static void take_inbox(inbox_type& inbox, typename inbox_type::cursor& c,
+                         list_type& out) noexcept {
+    auto* x = inbox.close(c);
     while (x != nullptr) {
       auto* next = x->next;
-      (x->is_urgent() ? urgent_ : normal_).push_front(x);
+      out.push_back(x);
       x = next;
-      ++n;
     }
-    // n exceeds the announced count only once the count saturated.
-    cached_.store(cached + n, std::memory_order_relaxed);
-    return n > 0;
   }
 
-  // Shared with senders: one cache line of its own (lifo_inbox is alignas(64)).
-  lifo_inbox<T, Deleter> inbox_;
+  // Shared with senders: one cache line of their own.
+  alignas(64) inbox_type inbox_;
+  // Written only by the consumer (relaxed stores), and only when it puts
+  // messages back; read by size() anywhere.
+  std::atomic<size_t> cached_{0};
 
-  // Consumer-only: written and read only by the thread running the actor.
-  alignas(64) list_type urgent_;
+  // Consumer-only: written and read only by the thread running the actor
+  // (the cursors' pop counts are read by size() anywhere). Urgent messages
+  // are rare, so the urgent inbox's words live here too: pop() looks at
+  // them for every message, which must not pull the senders' line.
+  alignas(64) typename inbox_type::cursor cursor_;
+  typename inbox_type::cursor urgent_cursor_;
+  inbox_type urgent_inbox_;
+  list_type urgent_;
   list_type normal_;
   list_type deferred_;
   bool deferred_hidden_ = false;
-
-  // Written only by the consumer (relaxed stores); read by size() anywhere.
-  std::atomic<size_t> cached_{0};
 
 #ifdef TROUPE_ENABLE_ASSERTIONS
   // Consumer members running right now: more than one is a broken caller.
