@@ -144,7 +144,8 @@ public:
       std::atomic_ref<T*>{prev->next}.store(x, std::memory_order_release);
     if (prev == blocked_tag())
       return inbox_result::unblocked_reader;
-    if ((count_of(desired) % backlog_threshold) == 0 && size_of(desired, c) >= backlog_threshold)
+    if ((count_of(desired) % backlog_threshold) == 0
+        && queued(desired, c.popped.load(std::memory_order_relaxed)) >= backlog_threshold)
       return inbox_result::backlog;
     return inbox_result::success;
   }
@@ -183,7 +184,7 @@ public:
     auto e = back_.load(std::memory_order_acquire);
     if (node_of(e) == closed_tag())
       return 0;
-    return static_cast<uint16_t>(static_cast<uint16_t>(count_of(e)) - popped);
+    return queued(e, popped);
   }
 
   // -- reader only -------------------------------------------------------------
@@ -313,8 +314,8 @@ private:
     return reinterpret_cast<uintptr_t>(tag);
   }
 
-  static size_t size_of(uintptr_t word, const cursor& c) noexcept {
-    auto popped = c.popped.load(std::memory_order_relaxed);
+  /// Pushes counted in `word` less `popped` pops, modulo 2^16.
+  static size_t queued(uintptr_t word, uint16_t popped) noexcept {
     return static_cast<uint16_t>(static_cast<uint16_t>(count_of(word)) - popped);
   }
 

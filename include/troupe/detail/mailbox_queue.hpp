@@ -275,7 +275,8 @@ public:
 
   // -- consumer only ----------------------------------------------------------
 
-  /// The next message without removing it (urgent first), or nullptr.
+  /// The next message without removing it (urgent first), or nullptr. The
+  /// order of sources is pop_in_order()'s.
   T* peek() noexcept {
     consumer_check check{consumers_};
     if (auto* x = urgent_.front())
@@ -294,8 +295,8 @@ public:
   T* pop() noexcept {
     consumer_check check{consumers_};
     if (!urgent_.empty() || !normal_.empty() || !deferred_.empty()) [[unlikely]]
-      if (auto* x = pop_cached())
-        return x;
+      return pop_in_order();
+    // The caches are empty: the two inboxes, urgent first.
     if (urgent_cursor_.head != nullptr || urgent_inbox_.has_node()) [[unlikely]]
       return urgent_inbox_.pop(urgent_cursor_);
     return inbox_.pop(cursor_);
@@ -421,9 +422,9 @@ private:
     return deferred_.empty() || deferred_hidden_;
   }
 
-  /// The next message of the caches, urgent inbox included, in pop order;
-  /// nullptr if only the normal inbox may hold one.
-  T* pop_cached() noexcept {
+  /// The next message, looking at every source in the order peek() does:
+  /// for when a cache holds messages.
+  T* pop_in_order() noexcept {
     auto take = [this](list_type& from) noexcept {
       if (&from != &deferred_)
         cached_.store(cached_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
@@ -437,7 +438,7 @@ private:
       return take(deferred_);
     if (!normal_.empty())
       return take(normal_);
-    return nullptr;
+    return inbox_.pop(cursor_);
   }
 
   /// Moves the deferred messages to the front of the normal cache, where
