@@ -41,7 +41,9 @@ behavior linker(event_based_actor* self) {
 }
 
 /// An actor whose work outlives its mailbox: it holds its exit notice until
-/// the test calls release_exit_notice().
+/// the test calls release_exit_notice(), which must come after held() (a
+/// release before the hold sends nothing; terminated() turns true before
+/// on_cleanup runs).
 class holding_actor : public event_based_actor {
 public:
   explicit holding_actor(actor_config& cfg) : event_based_actor(cfg) {
@@ -55,8 +57,24 @@ public:
   void on_cleanup(const error& reason, execution_unit* ctx) override {
     event_based_actor::on_cleanup(reason, ctx);
     hold_exit_notice();
+    held_.store(true, std::memory_order_release);
   }
+
+  /// Any thread: true once the actor terminated and holds its notice.
+  bool held() const noexcept {
+    return held_.load(std::memory_order_acquire);
+  }
+
+private:
+  std::atomic<bool> held_{false};
 };
+
+/// Waits until `a`, a holding_actor, holds its exit notice.
+void await_held(const actor& a) {
+  auto* raw = static_cast<holding_actor*>(actor_cast_raw(a));
+  while (!raw->held())
+    std::this_thread::sleep_for(1ms);
+}
 
 class actor_lifecycle : public troupe::test::actor_fixture {
 protected:
@@ -352,8 +370,7 @@ TEST_P(actor_lifecycle, a_held_exit_notice_reaches_monitors_and_links_only_when_
   // A link added after the exit waits for the notice too.
   auto c = sys.spawn(linker);
   self->monitor(c);
-  while (!actor_cast_raw(a)->terminated())
-    std::this_thread::sleep_for(1ms);
+  await_held(a);
   link(c, a);
   EXPECT_TRUE(alive(b)) << "the link hears of the exit only at release";
   EXPECT_FALSE(has_queued<down_msg>()) << "the monitor hears of it only at release";
@@ -375,6 +392,7 @@ TEST_P(actor_lifecycle, await_all_actors_done_waits_for_a_held_exit_notice) {
     sys.await_all_actors_done();
     done = true;
   }};
+  await_held(a);
   std::this_thread::sleep_for(50ms);
   EXPECT_FALSE(done) << "the actor counts as live while its notice is held";
   actor_cast_raw(a)->release_exit_notice(nullptr);
