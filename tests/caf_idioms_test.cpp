@@ -1,7 +1,7 @@
 // CAF 1.x idioms under Troupe's names: println on actors and on the system,
 // and the main() that TROUPE_MAIN defines.
 
-#include "troupe/main.hpp"
+#include "troupe/caf_main.hpp"
 
 #include "troupe/actor_from_state.hpp"
 #include "troupe/actor_system.hpp"
@@ -116,7 +116,7 @@ int run(auto fn, std::vector<std::string> args) {
   std::vector<char*> argv;
   for (auto& x : args)
     argv.push_back(x.data());
-  return detail::exec_main(fn, static_cast<int>(argv.size()), argv.data());
+  return exec_main(fn, static_cast<int>(argv.size()), argv.data());
 }
 
 TEST(troupe_main, parses_the_command_line_into_the_config_and_returns_its_result) {
@@ -139,6 +139,35 @@ TEST(troupe_main, help_prints_the_options_and_runs_nothing) {
   auto out = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("troupe.scheduler.max-threads"), std::string::npos);
   EXPECT_EQ(out.find("main ran"), std::string::npos);
+}
+
+/// A module that notes whether the actor system started it.
+struct probe_module : actor_system_module {
+  static constexpr std::string_view module_name = "probe";
+  explicit probe_module(actor_system&) {}
+  std::string_view name() const noexcept override {
+    return module_name;
+  }
+  void start() override {}
+  void stop() noexcept override {}
+};
+
+bool probe_loaded = false;
+
+void main_checking_modules(actor_system& sys) {
+  probe_loaded = sys.module("probe") != nullptr;
+}
+
+TEST(troupe_main, exec_main_loads_the_modules_it_names_and_accepts_type_id_blocks) {
+  std::vector<std::string> args{"prog"};
+  std::vector<char*> argv{args[0].data()};
+  probe_loaded = false;
+  EXPECT_EQ(exec_main<id_block::caf_idioms_test>(&main_checking_modules, 1, argv.data()), 0);
+  EXPECT_FALSE(probe_loaded);
+  EXPECT_EQ((exec_main<id_block::caf_idioms_test, probe_module>(&main_checking_modules, 1,
+                                                                 argv.data())),
+            0);
+  EXPECT_TRUE(probe_loaded);
 }
 
 TEST(troupe_main, a_void_main_exits_with_0) {

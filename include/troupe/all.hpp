@@ -19,7 +19,7 @@
 #include "troupe/idle_handler.hpp"
 #include "troupe/logger.hpp"
 #include "troupe/mail.hpp"
-#include "troupe/main.hpp"
+#include "troupe/caf_main.hpp"
 #include "troupe/message.hpp"
 #include "troupe/message_builder.hpp"
 #include "troupe/opt_group.hpp"

@@ -3,7 +3,7 @@
 
 #include "troupe/actor_from_state.hpp"
 #include "troupe/all.hpp"
-#include "troupe/main.hpp"
+#include "troupe/caf_main.hpp"
 
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 // rename (troupe -> caf, TROUPE_ -> CAF_). CTest checks what it prints.
 
 #include "troupe/all.hpp"
-#include "troupe/main.hpp"
+#include "troupe/caf_main.hpp"
 
 #include <string>
 
@@ -21,7 +21,7 @@ behavior gatekeeper(event_based_actor* self) {
   };
 }
 
-void troupe_main(actor_system& sys) {
+void caf_main(actor_system& sys) {
   auto gate = sys.spawn(gatekeeper);
   scoped_actor self{sys};
   self->println("asking the gatekeeper");

@@ -2,7 +2,7 @@
 // rename (troupe -> caf, TROUPE_ -> CAF_). CTest checks what it prints.
 
 #include "troupe/all.hpp"
-#include "troupe/main.hpp"
+#include "troupe/caf_main.hpp"
 
 #include <string>
 
@@ -24,7 +24,7 @@ void greeter(event_based_actor* self, const actor& peer) {
   });
 }
 
-void troupe_main(actor_system& sys) {
+void caf_main(actor_system& sys) {
   auto peer = sys.spawn(reverser);
   sys.spawn(greeter, peer);
 }
