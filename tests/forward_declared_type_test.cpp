@@ -1,10 +1,10 @@
 // A type ID block may name types that are only declared at that point, as
 // CAF's examples do; the types are defined (with inspect) after the block.
 #include "troupe/message.hpp"
-#include "troupe/serialization/binary_deserializer.hpp"
-#include "troupe/serialization/binary_serializer.hpp"
-#include "troupe/serialization/json_reader.hpp"
-#include "troupe/serialization/json_writer.hpp"
+#include "troupe/binary_deserializer.hpp"
+#include "troupe/binary_serializer.hpp"
+#include "troupe/json_reader.hpp"
+#include "troupe/json_writer.hpp"
 
 #include <gtest/gtest.h>
 

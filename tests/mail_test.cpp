@@ -1,6 +1,7 @@
 // CAF 1.x's mail API and predefined atoms: `self->mail(xs...)` followed by
 // send, delay, request, delegate or urgent does what the call it names does.
 
+#include "troupe/anon_mail.hpp"
 #include "troupe/mail.hpp"
 
 #include "troupe/atoms.hpp"

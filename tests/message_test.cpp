@@ -3,7 +3,7 @@
 #include "troupe/error.hpp"
 // Printing `position` through its inspect() needs the serialization hooks,
 // built only where a serialization header is included.
-#include "troupe/serialization/stringification_inspector.hpp"
+#include "troupe/deep_to_string.hpp"
 
 #include "support/allocations.hpp"
 #include "support/element_types.hpp"

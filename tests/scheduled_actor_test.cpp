@@ -1,6 +1,7 @@
 #include "troupe/scheduled_actor.hpp"
 
 #include "troupe/actor_system.hpp"
+#include "troupe/anon_mail.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scoped_actor.hpp"
 #include "troupe/stateful_actor.hpp"

@@ -43,7 +43,7 @@ namespace detail {
 /// troupe/serialization/actor_codec.hpp.
 class actor_codec;
 
-/// Defined in troupe/serialization/stringification_inspector.hpp.
+/// Defined in troupe/deep_to_string.hpp.
 template <class T>
 void append_deep_to_string(std::string& out, const T& x);
 

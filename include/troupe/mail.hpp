@@ -7,10 +7,9 @@
 //   self->mail(x).urgent().send(dest);
 //   self->mail(x).delegate(worker);
 //   self->mail(x).fan_out_request(workers, 1s, policy::select_all_tag).then(...);
-//   anon_mail(x).send(dest);  // from outside any actor
 //
 // Each is the same as the call it names: send, delayed_send, request,
-// delegate, anon_send. A builder is used once, as an rvalue. A delayed send
+// delegate. From outside any actor, anon_mail (troupe/anon_mail.hpp). A builder is used once, as an rvalue. A delayed send
 // returns a disposable (troupe/disposable.hpp) that cancels it.
 
 #include "troupe/local_actor.hpp"
@@ -126,39 +125,5 @@ private:
   Self* self_;
   detail::mail_contents<Ts...> contents_;
 };
-
-/// What `anon_mail(xs...)` returns: a message without a sender.
-template <class... Ts>
-class [[nodiscard]] anon_mail_builder {
-public:
-  explicit anon_mail_builder(Ts... xs) : contents_{{std::move(xs)...}} {}
-
-  anon_mail_builder&& urgent() && {
-    contents_.urgent = true;
-    return std::move(*this);
-  }
-
-  template <detail::actor_handle Handle>
-  void send(const Handle& dest) && {
-    contents_.apply([&](auto p, Ts&&... xs) {
-      anon_send<decltype(p)::value>(dest, std::move(xs)...);
-    });
-  }
-
-  /// `.delay(d).send(dest)`.
-  delayed_mail<void, Ts...> delay(timespan delay) && {
-    return {nullptr, std::move(contents_), delay};
-  }
-
-private:
-  detail::mail_contents<Ts...> contents_;
-};
-
-/// A message from outside any actor: `anon_mail(xs...).send(dest)`.
-template <class... Ts>
-auto anon_mail(Ts&&... xs) {
-  return anon_mail_builder<detail::message_element_t<Ts>...>{
-    detail::message_element_t<Ts>(std::forward<Ts>(xs))...};
-}
 
 } // namespace troupe

@@ -6,8 +6,8 @@
 #include "troupe/actor_system.hpp"
 #include "troupe/local_actor.hpp"
 #include "troupe/logger.hpp"
-#include "troupe/serialization/binary_deserializer.hpp"
-#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/binary_deserializer.hpp"
+#include "troupe/binary_serializer.hpp"
 #include "troupe/system_messages.hpp"
 
 #include <boost/asio/post.hpp>

@@ -1,6 +1,6 @@
 #include "troupe/net/detail/wire.hpp"
 
-#include "troupe/serialization/binary_deserializer.hpp"
+#include "troupe/binary_deserializer.hpp"
 #include "troupe/type_id.hpp"
 
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "troupe/serialization/binary_deserializer.hpp"
+#include "troupe/binary_deserializer.hpp"
 
 #include "troupe/message.hpp"
 #include "troupe/serialization/actor_codec.hpp"

@@ -1,4 +1,4 @@
-#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/binary_serializer.hpp"
 
 #include "troupe/message.hpp"
 #include "troupe/serialization/actor_codec.hpp"

@@ -1,4 +1,4 @@
-#include "troupe/serialization/json_writer.hpp"
+#include "troupe/json_writer.hpp"
 
 #include "troupe/detail/json_text.hpp"
 #include "troupe/message.hpp"

@@ -1,4 +1,4 @@
-#include "troupe/serialization/stringification_inspector.hpp"
+#include "troupe/deep_to_string.hpp"
 
 #include "troupe/message.hpp"
 

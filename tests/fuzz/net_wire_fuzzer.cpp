@@ -3,7 +3,7 @@
 // decodes or gives an error; none crashes, leaks or reads out of bounds.
 
 #include "troupe/net/detail/wire.hpp"
-#include "troupe/serialization/binary_deserializer.hpp"
+#include "troupe/binary_deserializer.hpp"
 
 #include <cstddef>
 #include <cstdint>

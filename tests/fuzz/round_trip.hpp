@@ -5,10 +5,10 @@
 // the same bytes, in both formats. A violation aborts, which libFuzzer
 // reports as a crash with its input.
 
-#include "troupe/serialization/binary_deserializer.hpp"
-#include "troupe/serialization/binary_serializer.hpp"
-#include "troupe/serialization/json_reader.hpp"
-#include "troupe/serialization/json_writer.hpp"
+#include "troupe/binary_deserializer.hpp"
+#include "troupe/binary_serializer.hpp"
+#include "troupe/json_reader.hpp"
+#include "troupe/json_writer.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -8,7 +8,7 @@
 #include "troupe/event_based_actor.hpp"
 #include "troupe/net/middleman.hpp"
 #include "troupe/scoped_actor.hpp"
-#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/binary_serializer.hpp"
 #include "troupe/typed_actor.hpp"
 
 #include "interop_types.hpp"

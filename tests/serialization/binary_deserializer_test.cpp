@@ -1,4 +1,4 @@
-#include "troupe/serialization/binary_deserializer.hpp"
+#include "troupe/binary_deserializer.hpp"
 
 #include "../support/allocations.hpp"
 #include "../support/serialization_generators.hpp"

@@ -1,4 +1,4 @@
-#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/binary_serializer.hpp"
 
 #include "../support/serialization_types.hpp"
 

@@ -1,8 +1,8 @@
-#include "troupe/serialization/json_reader.hpp"
+#include "troupe/json_reader.hpp"
 
 #include "../support/serialization_generators.hpp"
 #include "../support/serialization_types.hpp"
-#include "troupe/serialization/json_writer.hpp"
+#include "troupe/json_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -1,4 +1,4 @@
-#include "troupe/serialization/json_writer.hpp"
+#include "troupe/json_writer.hpp"
 
 #include "../support/serialization_types.hpp"
 

@@ -4,8 +4,8 @@
 // one feature of the inspect API, with their own type-ID block.
 
 #include "troupe/message.hpp"
-#include "troupe/serialization/binary_deserializer.hpp"
-#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/binary_deserializer.hpp"
+#include "troupe/binary_serializer.hpp"
 #include "troupe/serialization/inspect.hpp"
 
 #include <array>

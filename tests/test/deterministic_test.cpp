@@ -3,6 +3,7 @@
 
 #include "troupe/test/deterministic.hpp"
 
+#include "troupe/anon_mail.hpp"
 #include "troupe/atoms.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scoped_actor.hpp"

@@ -16,7 +16,7 @@
 
 #include <troupe/all.hpp>
 #include <troupe/net/middleman.hpp>
-#include <troupe/serialization/binary_serializer.hpp>
+#include <troupe/binary_serializer.hpp>
 
 #include <algorithm>
 #include <cstdint>

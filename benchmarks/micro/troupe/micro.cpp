@@ -5,8 +5,8 @@
 #include "micro/types.hpp"
 
 #include <troupe/all.hpp>
-#include <troupe/serialization/binary_deserializer.hpp>
-#include <troupe/serialization/binary_serializer.hpp>
+#include <troupe/binary_deserializer.hpp>
+#include <troupe/binary_serializer.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -45,7 +45,7 @@ struct meta_object {
   void (*copy_construct)(void* dst, const void* src);
   void (*move_construct)(void* dst, void* src);
   /// Appends the value as text: through to_string() or the inspector of
-  /// troupe/serialization/stringification_inspector.hpp (types with an
+  /// troupe/deep_to_string.hpp (types with an
   /// inspect() and no simpler form), else "<unprintable>".
   void (*stringify)(std::string& out, const void* ptr);
   /// True if `destroy` does nothing: a message of such elements only frees

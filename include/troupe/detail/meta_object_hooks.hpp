@@ -17,12 +17,12 @@
 
 #include "troupe/detail/meta_object.hpp"
 #include "troupe/error.hpp"
-#include "troupe/serialization/binary_deserializer.hpp"
-#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/binary_deserializer.hpp"
+#include "troupe/binary_serializer.hpp"
 #include "troupe/serialization/inspect.hpp"
-#include "troupe/serialization/json_reader.hpp"
-#include "troupe/serialization/json_writer.hpp"
-#include "troupe/serialization/stringification_inspector.hpp"
+#include "troupe/json_reader.hpp"
+#include "troupe/json_writer.hpp"
+#include "troupe/deep_to_string.hpp"
 #include "troupe/type_id.hpp"
 
 #include <new>

@@ -6,7 +6,7 @@
 // does (and under a spec formatted as that string).
 
 #include "troupe/logger.hpp"
-#include "troupe/serialization/stringification_inspector.hpp"
+#include "troupe/deep_to_string.hpp"
 
 #include <string>
 #include <string_view>

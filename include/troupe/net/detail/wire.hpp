@@ -2,7 +2,7 @@
 
 // The frames two Troupe nodes exchange over one TCP connection. Every frame
 // is a 4-byte little-endian length L, then L bytes: a kind byte and its
-// body, in Troupe's binary format (serialization/binary_serializer.hpp).
+// body, in Troupe's binary format (troupe/binary_serializer.hpp).
 //
 //   hello      magic "TRP1", protocol version, the node's identity, its
 //              largest accepted frame, its type table (ID and name of every
@@ -28,7 +28,7 @@
 #include "troupe/message.hpp"
 #include "troupe/net/node_id.hpp"
 #include "troupe/serialization/actor_codec.hpp"
-#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/binary_serializer.hpp"
 
 #include <array>
 #include <cstddef>

@@ -30,7 +30,7 @@
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
 #include "troupe/serialization/inspect.hpp"
-#include "troupe/serialization/json_writer.hpp"
+#include "troupe/json_writer.hpp"
 
 #include <chrono>
 #include <cstddef>

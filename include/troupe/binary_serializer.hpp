@@ -26,6 +26,7 @@
 // Varints are unsigned LEB128 (7 bits a byte, low bits first, at most 10
 // bytes).
 
+#include "troupe/byte_buffer.hpp"
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
 #include "troupe/serialization/inspect.hpp"
@@ -40,8 +41,6 @@
 #include <vector>
 
 namespace troupe {
-
-using byte_buffer = std::vector<std::byte>;
 
 namespace detail {
 

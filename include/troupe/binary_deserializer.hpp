@@ -17,7 +17,7 @@
 #include "troupe/detail/field_path.hpp"
 #include "troupe/error.hpp"
 #include "troupe/expected.hpp"
-#include "troupe/serialization/binary_serializer.hpp"
+#include "troupe/binary_serializer.hpp"
 #include "troupe/serialization/inspect.hpp"
 
 #include <bit>
