@@ -6,13 +6,13 @@
 
 #include <iostream>
 
-// Atoms are empty tag types that name a message. They need type IDs, like
-// every type that travels in a message; user IDs start at
-// first_custom_type_id.
-TROUPE_BEGIN_TYPE_ID_BLOCK(ping_pong, troupe::first_custom_type_id)
-  TROUPE_ADD_ATOM(ping_pong, ping_atom)
-  TROUPE_ADD_ATOM(ping_pong, pong_atom)
-TROUPE_END_TYPE_ID_BLOCK(ping_pong)
+// Atoms are empty tag types that name a message. ping_atom and pong_atom
+// are among those Troupe predefines, as CAF does; a program's own atoms need
+// type IDs, like every type that travels in a message:
+//
+//   TROUPE_BEGIN_TYPE_ID_BLOCK(my_app, troupe::first_custom_type_id)
+//     TROUPE_ADD_ATOM(my_app, serve_atom)
+//   TROUPE_END_TYPE_ID_BLOCK(my_app)
 
 using namespace troupe;
 

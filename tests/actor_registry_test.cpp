@@ -3,7 +3,7 @@
 
 #include "troupe/actor_registry.hpp"
 #include "troupe/actor_system.hpp"
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/typed_actor.hpp"
 
 #include <gtest/gtest.h>

@@ -63,7 +63,7 @@ TEST(forward_declared_type, travels_in_a_message_and_prints_through_inspect) {
   ASSERT_TRUE((msg.match_elements<order, side>()));
   EXPECT_EQ(msg.get_as<order>(0), (order{"ACME", {1, 2}, side::sell}));
   EXPECT_EQ(troupe::deep_to_string(msg),
-            "message(fwd_test::order(symbol = \"ACME\", lots = [1, 2], direction = sell), buy)");
+            "message(fwd_test::order(\"ACME\", [1, 2], sell), buy)");
 }
 
 TEST(forward_declared_type, round_trips_through_binary_and_json) {

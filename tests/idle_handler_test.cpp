@@ -3,7 +3,7 @@
 // deterministic fixture), to the tick; who keeps the actor alive on real
 // threads, under every scheduler policy.
 
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/event_based_actor.hpp"
 
 #include "troupe/test/deterministic.hpp"

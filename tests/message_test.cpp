@@ -386,12 +386,12 @@ TEST_F(message, to_string_prints_every_element) {
 
 TEST_F(message, to_string_prints_the_fields_of_types_with_inspect_and_a_placeholder_for_others) {
   EXPECT_EQ(to_string(make_message(position{1, -2}, 3)),
-            "message(message_test::position(x = 1, y = -2), 3)");
+            "message(message_test::position(1, -2), 3)");
   EXPECT_EQ(to_string(make_message(std::vector<position>{{1, 2}, {3, 4}})),
-            "message([message_test::position(x = 1, y = 2), "
-            "message_test::position(x = 3, y = 4)])");
+            "message([message_test::position(1, 2), "
+            "message_test::position(3, 4)])");
   EXPECT_EQ(to_string(make_message(handle{3}, position{})),
-            "message(<unprintable>, message_test::position(x = 0, y = 0))");
+            "message(<unprintable>, message_test::position(0, 0))");
 }
 
 TEST_F(message, to_string_prints_errors_and_error_codes) {

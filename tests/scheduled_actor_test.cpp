@@ -458,7 +458,7 @@ TEST_P(scheduled_actors, a_handler_may_return_its_response_promise_as_result) {
   auto a = sys.spawn([](stateful_actor<state>* a) {
     return behavior{
       [a](int x) -> result<int> {
-        a->state.promise = a->make_typed_response_promise<int>();
+        a->state.promise = a->make_response_promise<int>();
         a->state.value = x;
         return a->state.promise;
       },

@@ -1,6 +1,5 @@
 #include "troupe/type_id.hpp"
 
-#include "troupe/atoms.hpp"
 #include "troupe/error.hpp"
 #include "troupe/patterns/detail/stage.hpp"
 #include "troupe/stream/detail/graph_messages.hpp"
@@ -82,8 +81,8 @@ struct pinned {
 TROUPE_BEGIN_TYPE_ID_BLOCK(type_id_test, 1000)
   TROUPE_ADD_TYPE_ID(type_id_test, (type_id_test::widget))
   TROUPE_ADD_TYPE_ID(type_id_test, (type_id_test::counted))
-  TROUPE_ADD_ATOM(type_id_test, ping_atom)
-  TROUPE_ADD_ATOM(type_id_test, pong_atom)
+  TROUPE_ADD_ATOM(type_id_test, beep_atom)
+  TROUPE_ADD_ATOM(type_id_test, boop_atom)
   TROUPE_ADD_TYPE_ID(type_id_test, (type_id_test::color))
   TROUPE_ADD_TYPE_ID(type_id_test, (type_id_test::shade))
   TROUPE_ADD_TYPE_ID(type_id_test, (type_id_test::opaque))
@@ -204,8 +203,8 @@ TEST(type_id, a_user_block_numbers_its_types_consecutively_from_its_first_id) {
   EXPECT_EQ(block::begin, 1000);
   EXPECT_EQ(type_id_v<widget>, 1000);
   EXPECT_EQ(type_id_v<counted>, 1001);
-  EXPECT_EQ(type_id_v<ping_atom>, 1002);
-  EXPECT_EQ(type_id_v<pong_atom>, 1003);
+  EXPECT_EQ(type_id_v<beep_atom>, 1002);
+  EXPECT_EQ(type_id_v<boop_atom>, 1003);
   EXPECT_EQ(type_id_v<color>, 1004);
   EXPECT_EQ(type_id_v<shade>, 1005);
   EXPECT_EQ(type_id_v<opaque>, 1006);
@@ -245,7 +244,7 @@ TEST(type_id, query_type_name_names_user_types_as_written_in_the_block) {
   EXPECT_EQ(troupe::query_type_name(type_id_v<widget>), "type_id_test::widget");
   EXPECT_EQ(troupe::query_type_name(type_id_v<std::vector<widget>>),
             "std::vector<type_id_test::widget>");
-  EXPECT_EQ(troupe::query_type_name(type_id_v<ping_atom>), "ping_atom");
+  EXPECT_EQ(troupe::query_type_name(type_id_v<beep_atom>), "beep_atom");
   EXPECT_EQ(troupe::type_name_v<widget>, "type_id_test::widget");
 }
 
@@ -259,22 +258,22 @@ TEST(type_id, query_type_name_of_an_unknown_id_says_unknown) {
 // -- atoms -----------------------------------------------------------------------
 
 TEST(type_id, atoms_have_type_ids_of_their_own) {
-  EXPECT_TRUE(troupe::has_type_id_v<ping_atom>);
-  EXPECT_NE(type_id_v<ping_atom>, type_id_v<pong_atom>);
-  EXPECT_EQ(type_id_v<decltype(ping_atom_v)>, type_id_v<ping_atom>);
+  EXPECT_TRUE(troupe::has_type_id_v<beep_atom>);
+  EXPECT_NE(type_id_v<beep_atom>, type_id_v<boop_atom>);
+  EXPECT_EQ(type_id_v<decltype(beep_atom_v)>, type_id_v<beep_atom>);
 }
 
 TEST(type_id, atoms_of_the_same_type_compare_equal) {
-  ping_atom a;
-  EXPECT_TRUE(a == ping_atom_v);
-  EXPECT_TRUE(ping_atom{} == ping_atom{});
-  static_assert(ping_atom_v == ping_atom{});
+  beep_atom a;
+  EXPECT_TRUE(a == beep_atom_v);
+  EXPECT_TRUE(beep_atom{} == beep_atom{});
+  static_assert(beep_atom_v == beep_atom{});
 }
 
 TEST(type_id, atoms_print_their_name) {
-  EXPECT_EQ(to_string(ping_atom_v), "ping_atom");
-  EXPECT_EQ(to_string(pong_atom{}), "pong_atom");
-  EXPECT_EQ(stringify(type_id_v<ping_atom>, &ping_atom_v), "ping_atom");
+  EXPECT_EQ(to_string(beep_atom_v), "beep_atom");
+  EXPECT_EQ(to_string(boop_atom{}), "boop_atom");
+  EXPECT_EQ(stringify(type_id_v<beep_atom>, &beep_atom_v), "beep_atom");
 }
 
 // -- meta objects ----------------------------------------------------------------
@@ -293,7 +292,7 @@ TEST(type_id, every_registered_type_has_a_meta_object_with_its_name_and_size) {
   check(type_id_v<troupe::error>, "troupe::error", padded_size_v<troupe::error>);
   check(type_id_v<widget>, "type_id_test::widget", padded_size_v<widget>);
   check(type_id_v<counted>, "type_id_test::counted", padded_size_v<counted>);
-  check(type_id_v<pong_atom>, "pong_atom", padded_size_v<pong_atom>);
+  check(type_id_v<boop_atom>, "boop_atom", padded_size_v<boop_atom>);
   for (auto id : builtin_ids())
     EXPECT_NE(global_meta_object(id), nullptr) << "ID " << id;
   using block = troupe::id_block::type_id_test;

@@ -1,7 +1,7 @@
 #include "troupe/typed_actor.hpp"
 
 #include "troupe/actor_system.hpp"
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/scoped_actor.hpp"
 
 #include "support/actor_fixture.hpp"
@@ -184,7 +184,7 @@ TEST_P(typed_actors, a_typed_response_promise_answers_later) {
         }
       },
       [self](get_atom) {
-        self->state.promise = self->make_typed_response_promise<int>();
+        self->state.promise = self->make_response_promise<int>();
         return self->state.promise;
       },
     };

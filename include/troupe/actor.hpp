@@ -7,12 +7,14 @@
 #include "troupe/actor_control_block.hpp"
 
 #include <compare>
+#include <concepts>
 #include <cstddef>
 #include <functional>
 #include <string>
 
 namespace troupe {
 
+class abstract_actor;
 class actor_addr;
 
 class actor {
@@ -21,6 +23,13 @@ public:
   actor(std::nullptr_t) noexcept {}
 
   explicit actor(strong_actor_ptr ptr) noexcept : ptr_(std::move(ptr)) {}
+
+  /// An actor's own pointer where a handle goes, as in CAF: `self` as a
+  /// message argument. Only for actors whose handle type is `actor`.
+  template <class T>
+    requires std::derived_from<T, abstract_actor>
+             && std::same_as<typename T::handle_type, actor>
+  actor(T* self) noexcept : ptr_(self != nullptr ? self->ctrl() : nullptr) {}
 
   explicit operator bool() const noexcept {
     return static_cast<bool>(ptr_);
@@ -35,6 +44,11 @@ public:
 
   const strong_actor_ptr& ptr() const noexcept {
     return ptr_;
+  }
+
+  /// The actor itself, as CAF's `hdl->id()`; null for an invalid handle.
+  abstract_actor* operator->() const noexcept {
+    return ptr_ ? ptr_->get() : nullptr;
   }
 
   actor_control_block* ctrl() const noexcept {

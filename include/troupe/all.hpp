@@ -9,7 +9,6 @@
 #include "troupe/actor_system.hpp"
 #include "troupe/actor_system_config.hpp"
 #include "troupe/anon_mail.hpp"
-#include "troupe/atoms.hpp"
 #include "troupe/behavior.hpp"
 #include "troupe/blocking_actor.hpp"
 #include "troupe/caf_main.hpp"

@@ -55,9 +55,14 @@ int run_main(CafMain caf_fn, TroupeMain troupe_fn, int argc, char** argv) {
 } // namespace troupe::detail
 
 // Placeholders that give both names an overload set whether or not the
-// program defines them; never defined, never called.
-troupe::detail::no_main caf_main(troupe::detail::no_main_arg);
-troupe::detail::no_main troupe_main(troupe::detail::no_main_arg);
+// program defines them; never called.
+inline troupe::detail::no_main caf_main(troupe::detail::no_main_arg) {
+  return {};
+}
+
+inline troupe::detail::no_main troupe_main(troupe::detail::no_main_arg) {
+  return {};
+}
 
 #define TROUPE_MAIN(...)                                                       \
   int main(int argc, char** argv) {                                            \

@@ -2,15 +2,16 @@
 
 // Writes values as human-readable text, for logs and to_string(message):
 //
-//   troupe::deep_to_string(foo{1, 2})   // "serialization_types::foo(a = 1, b = 2)"
+//   troupe::deep_to_string(foo{1, 2})   // "serialization_types::foo(1, 2)"
 //
 // Any type with an inspect() (or an inspector_access specialisation) or a
 // to_string() found by ADL prints, and so does every standard type
 // inspect.hpp knows. The format:
-//   object (inspect)      name(field = value, ...) in inspect() order; name
-//                         is the type name, or the pretty_name; a type with
-//                         neither prints as (field = value, ...); an absent
-//                         optional field is left out
+//   object (inspect)      name(value, ...), the fields in inspect() order
+//                         without their names, as CAF prints them; name is
+//                         the type name, or the pretty_name; a type with
+//                         neither prints as (value, ...); an optional field
+//                         prints as *value, or null if absent
 //   to_string(x)          what it returns; it wins over inspect() (a type's
 //                         own text form is the one its author wants read),
 //                         so errors, messages, atoms and enums with names
@@ -26,6 +27,7 @@
 //   map                   {key = value, ...}
 //   optional (no field)   the value, or null
 //   variant               the alternative's value
+//   expected              the value, or ! and the error, as CAF prints it
 //   duration              10ms: the count and the unit of its own period
 //                         (ns, us, ms, s, min, h; others in ns), as the
 //                         logger and the configuration spell it
@@ -38,6 +40,7 @@
 
 #include "troupe/detail/meta_object.hpp"
 #include "troupe/error.hpp"
+#include "troupe/expected.hpp"
 #include "troupe/logger.hpp" // detail::duration_suffix
 #include "troupe/serialization/inspect.hpp"
 
@@ -139,6 +142,22 @@ public:
     return true;
   }
 
+  /// An expected value as CAF prints it: its value, or "!" and its error.
+  template <class T>
+  bool builtin_inspect(const expected<T>& x) {
+    if constexpr (!std::is_void_v<T>)
+      if (x)
+        return apply(*x);
+    before_value();
+    if (x) {
+      *out_ += "unit";
+    } else {
+      *out_ += '!';
+      *out_ += to_string(x.error());
+    }
+    return true;
+  }
+
   template <class T>
     requires std::is_arithmetic_v<T>
   bool value(T x) {
@@ -174,7 +193,7 @@ private:
   enum class frame_kind : uint8_t {
     list,  // object, sequence, tuple, map: ", " between entries
     entry, // one map entry: " = " between key and value
-    slot,  // a field's value: follows its name without a separator
+    slot,  // a field's value: its separator came before the field
   };
 
   struct frame {

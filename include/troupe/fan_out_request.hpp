@@ -15,6 +15,8 @@
 #include "troupe/detail/handle_traits.hpp"
 #include "troupe/error.hpp"
 #include "troupe/message_id.hpp"
+#include "troupe/policy/select_all.hpp"
+#include "troupe/policy/select_any.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -22,16 +24,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-namespace troupe::policy {
-
-struct select_all_tag_t {};
-inline constexpr select_all_tag_t select_all_tag{};
-
-struct select_any_tag_t {};
-inline constexpr select_any_tag_t select_any_tag{};
-
-} // namespace troupe::policy
 
 namespace troupe {
 

@@ -61,6 +61,11 @@ public:
   /// loads from its root value. False on a syntax error (see get_error()).
   bool load(std::string_view json);
 
+  /// Reads and parses the file at `path`, as load() does with its text.
+  /// False if the file cannot be read (errc::invalid_argument, naming the
+  /// path and the reason) or on a syntax error.
+  bool load_file(const std::string& path);
+
   /// True once the root value was read whole.
   bool done() const noexcept;
 

@@ -132,11 +132,12 @@ public:
   }
 
   /// Forwards the current request to `dest`, which then answers the original
-  /// requester directly.
+  /// requester directly. To a typed `dest` the result names what it answers
+  /// (`delegated<int>`), so a typed handler may return it.
   template <detail::actor_handle Handle, class... Ts>
-  delegated<> delegate(const Handle& dest, Ts&&... xs) {
+  auto delegate(const Handle& dest, Ts&&... xs) {
     forward_current(detail::handle_ctrl(dest), make_message(std::forward<Ts>(xs)...));
-    return {};
+    return typename detail::delegated_for<detail::request_response_t<Handle, Ts...>>::type{};
   }
 
   /// Prints one line to stdout, as CAF's println: `{}` stands for the next
@@ -219,9 +220,11 @@ public:
   /// Takes over answering the current request.
   response_promise make_response_promise();
 
-  template <class... Ts>
-  typed_response_promise<Ts...> make_typed_response_promise() {
-    return typed_response_promise<Ts...>{make_response_promise()};
+  /// The same, typed: `make_response_promise<int>()` promises an int, as
+  /// a typed actor's signature `result<int>(...)` says.
+  template <class T, class... Ts>
+  typed_response_promise<T, Ts...> make_response_promise() {
+    return typed_response_promise<T, Ts...>{make_response_promise()};
   }
 
   // -- misc ---------------------------------------------------------------------

@@ -9,8 +9,9 @@
 //   self->mail(x).fan_out_request(workers, 1s, policy::select_all_tag).then(...);
 //
 // Each is the same as the call it names: send, delayed_send, request,
-// delegate. From outside any actor, anon_mail (troupe/anon_mail.hpp). A builder is used once, as an rvalue. A delayed send
-// returns a disposable (troupe/disposable.hpp) that cancels it.
+// delegate; from outside any actor, anon_mail (troupe/anon_mail.hpp). A
+// builder is used once, as an rvalue. A delayed send returns a disposable
+// (troupe/disposable.hpp) that cancels it.
 
 #include "troupe/local_actor.hpp"
 

@@ -316,6 +316,14 @@ struct message_element_type<const char[N]> {
   using type = std::string;
 };
 
+/// An actor's own pointer in a message is its handle (`self` sent as an
+/// argument, as in CAF).
+template <class T>
+  requires requires { typename T::handle_type; } && requires(T* x) { x->ctrl(); }
+struct message_element_type<T*> {
+  using type = typename T::handle_type;
+};
+
 template <class T>
 using message_element_t = typename message_element_type<std::remove_cvref_t<T>>::type;
 

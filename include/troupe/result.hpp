@@ -8,6 +8,7 @@
 #include "troupe/expected.hpp"
 #include "troupe/message.hpp"
 #include "troupe/response_promise.hpp"
+#include "troupe/type_list.hpp"
 
 #include <tuple>
 #include <type_traits>
@@ -18,6 +19,23 @@ namespace troupe {
 /// Marks a result that someone else delivers later.
 template <class... Ts>
 struct delegated {};
+
+namespace detail {
+
+/// What delegating to a receiver that answers `Response` returns:
+/// delegated<Rs...> for a typed one's type_list<Rs...>, delegated<> for a
+/// dynamically typed one (void).
+template <class Response>
+struct delegated_for {
+  using type = delegated<>;
+};
+
+template <class... Rs>
+struct delegated_for<type_list<Rs...>> {
+  using type = delegated<Rs...>;
+};
+
+} // namespace detail
 
 /// Returned by default handlers to leave a message in the mailbox until the
 /// behaviour changes.

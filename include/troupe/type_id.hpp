@@ -258,3 +258,121 @@ TROUPE_BEGIN_TYPE_ID_BLOCK(builtin, 0)
   TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::chrono::system_clock::time_point), "troupe::timestamp")
   TROUPE_ADD_CORE_TYPE_ID(builtin, (troupe::unit_t))
 TROUPE_END_TYPE_ID_BLOCK(builtin)
+
+// -- predefined atoms -------------------------------------------------------------
+
+// The atoms CAF predefines, under the same names, so that a handler written
+// for CAF (`[](get_atom) { ... }`, `mail(put_atom_v, x)`) reads the same.
+// They live in namespace troupe; a program that also defines an atom of one
+// of these names with TROUPE_ADD_ATOM should drop its own.
+
+#define TROUPE_PREDEFINED_ATOM(atom_name)                                      \
+  struct atom_name : ::troupe::atom_base<atom_name> {};                        \
+  inline constexpr atom_name atom_name##_v = atom_name{};                      \
+  inline std::string to_string(atom_name) {                                    \
+    return #atom_name;                                                         \
+  }
+
+namespace troupe {
+
+TROUPE_PREDEFINED_ATOM(add_atom)
+TROUPE_PREDEFINED_ATOM(close_atom)
+TROUPE_PREDEFINED_ATOM(delete_atom)
+TROUPE_PREDEFINED_ATOM(div_atom)
+TROUPE_PREDEFINED_ATOM(flush_atom)
+TROUPE_PREDEFINED_ATOM(get_atom)
+TROUPE_PREDEFINED_ATOM(idle_atom)
+TROUPE_PREDEFINED_ATOM(join_atom)
+TROUPE_PREDEFINED_ATOM(leave_atom)
+TROUPE_PREDEFINED_ATOM(mul_atom)
+TROUPE_PREDEFINED_ATOM(ok_atom)
+TROUPE_PREDEFINED_ATOM(open_atom)
+TROUPE_PREDEFINED_ATOM(pending_atom)
+TROUPE_PREDEFINED_ATOM(put_atom)
+TROUPE_PREDEFINED_ATOM(read_atom)
+TROUPE_PREDEFINED_ATOM(reset_atom)
+TROUPE_PREDEFINED_ATOM(spawn_atom)
+TROUPE_PREDEFINED_ATOM(sub_atom)
+TROUPE_PREDEFINED_ATOM(subscribe_atom)
+TROUPE_PREDEFINED_ATOM(tick_atom)
+TROUPE_PREDEFINED_ATOM(timeout_atom)
+TROUPE_PREDEFINED_ATOM(unsubscribe_atom)
+TROUPE_PREDEFINED_ATOM(update_atom)
+TROUPE_PREDEFINED_ATOM(write_atom)
+
+// The rest of CAF's predefined atoms, numbered in a block of their own.
+TROUPE_PREDEFINED_ATOM(connect_atom)
+TROUPE_PREDEFINED_ATOM(contact_atom)
+TROUPE_PREDEFINED_ATOM(demonitor_atom)
+TROUPE_PREDEFINED_ATOM(forward_atom)
+TROUPE_PREDEFINED_ATOM(link_atom)
+TROUPE_PREDEFINED_ATOM(migrate_atom)
+TROUPE_PREDEFINED_ATOM(monitor_atom)
+TROUPE_PREDEFINED_ATOM(ping_atom)
+TROUPE_PREDEFINED_ATOM(pong_atom)
+TROUPE_PREDEFINED_ATOM(publish_atom)
+TROUPE_PREDEFINED_ATOM(publish_udp_atom)
+TROUPE_PREDEFINED_ATOM(receive_atom)
+TROUPE_PREDEFINED_ATOM(redirect_atom)
+TROUPE_PREDEFINED_ATOM(registry_lookup_atom)
+TROUPE_PREDEFINED_ATOM(resolve_atom)
+TROUPE_PREDEFINED_ATOM(sys_atom)
+TROUPE_PREDEFINED_ATOM(unlink_atom)
+TROUPE_PREDEFINED_ATOM(unpublish_atom)
+TROUPE_PREDEFINED_ATOM(unpublish_udp_atom)
+TROUPE_PREDEFINED_ATOM(wait_for_atom)
+
+} // namespace troupe
+
+#undef TROUPE_PREDEFINED_ATOM
+
+TROUPE_BEGIN_TYPE_ID_BLOCK(core_atoms, 120)
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::add_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::close_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::delete_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::div_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::flush_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::get_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::idle_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::join_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::leave_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::mul_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::ok_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::open_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::pending_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::put_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::read_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::reset_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::spawn_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::sub_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::subscribe_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::tick_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::timeout_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::unsubscribe_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::update_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_atoms, (troupe::write_atom))
+TROUPE_END_TYPE_ID_BLOCK(core_atoms)
+
+// A block apart, so that the IDs of core_atoms stay what they were.
+TROUPE_BEGIN_TYPE_ID_BLOCK(core_more_atoms, 176)
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::connect_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::contact_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::demonitor_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::forward_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::link_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::migrate_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::monitor_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::ping_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::pong_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::publish_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::publish_udp_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::receive_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::redirect_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::registry_lookup_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::resolve_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::sys_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::unlink_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::unpublish_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::unpublish_udp_atom))
+  TROUPE_ADD_CORE_TYPE_ID(core_more_atoms, (troupe::wait_for_atom))
+TROUPE_END_TYPE_ID_BLOCK(core_more_atoms)

@@ -20,14 +20,17 @@
 #include "troupe/detail/handle_traits.hpp"
 #include "troupe/stateful_actor.hpp"
 #include "troupe/typed_behavior.hpp"
-#include "troupe/typed_event_based_actor.hpp"
 
+#include <concepts>
 #include <cstddef>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 namespace troupe {
+
+template <class... Sigs>
+class typed_event_based_actor;
 
 namespace detail {
 
@@ -82,6 +85,13 @@ public:
   /// Trusts that `hdl` runs a behavior of these signatures.
   explicit typed_actor(actor hdl) noexcept : hdl_(std::move(hdl)) {}
 
+  /// A typed actor's own pointer where its handle goes (`self` as a message
+  /// argument), as in CAF.
+  template <class T>
+    requires std::same_as<typename T::handle_type, typed_actor>
+  typed_actor(T* self) noexcept
+    : hdl_(self != nullptr ? actor{strong_actor_ptr{self->ctrl()}} : actor{}) {}
+
   explicit operator bool() const noexcept {
     return static_cast<bool>(hdl_);
   }
@@ -98,6 +108,11 @@ public:
     return hdl_.ctrl();
   }
 
+  /// The actor itself, as CAF's `hdl->id()`; null for an invalid handle.
+  abstract_actor* operator->() const noexcept {
+    return hdl_.operator->();
+  }
+
   /// The dynamically typed handle.
   const actor& untyped() const noexcept {
     return hdl_;
@@ -105,6 +120,11 @@ public:
 
   friend bool operator==(const typed_actor& x, const typed_actor& y) noexcept {
     return x.hdl_ == y.hdl_;
+  }
+
+  /// As in CAF: `self->current_sender() == hdl`.
+  friend bool operator==(const typed_actor& x, const strong_actor_ptr& y) noexcept {
+    return x.hdl_ == y;
   }
 
   friend std::string to_string(const typed_actor& x) {
@@ -115,9 +135,6 @@ private:
   actor hdl_;
 };
 
-/// The signatures of a typed actor, for a trait: `using signatures =
-/// type_list<result<int>(add_atom, int, int), ...>;`.
-using detail::type_list;
 
 /// CAF 1.x's trait form: `typed_actor<calc_trait>` is the interface that
 /// `calc_trait::signatures` lists; it converts to and from the handle
@@ -135,3 +152,7 @@ public:
 };
 
 } // namespace troupe
+
+// The actor class behind the handle's `pointer`: last, since it names the
+// handle type.
+#include "troupe/typed_event_based_actor.hpp"

@@ -5,6 +5,7 @@
 
 #include "troupe/actor_system.hpp"
 #include "troupe/scheduled_actor.hpp"
+#include "troupe/typed_actor.hpp"
 #include "troupe/typed_behavior.hpp"
 
 #include <utility>

@@ -3,7 +3,6 @@
 // their own (their registration code took most of a small program's compile
 // time). This one includes every serializer, so each object has every hook.
 
-#include "troupe/atoms.hpp"
 #include "troupe/detail/meta_object_hooks.hpp"
 #include "troupe/error.hpp"
 #include "troupe/patterns/detail/stage.hpp"
@@ -37,6 +36,7 @@ bool register_core_types() noexcept {
     register_block<id_block::core_errors>();
     register_block<id_block::core_actors>();
     register_block<id_block::core_atoms>();
+    register_block<id_block::core_more_atoms>();
     register_block<id_block::core_patterns>();
     register_block<id_block::core_stream>();
     return true;

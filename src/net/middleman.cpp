@@ -3,7 +3,7 @@
 #include "middleman_impl.hpp"
 #include "peer.hpp"
 
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/scoped_actor.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/logger.hpp"

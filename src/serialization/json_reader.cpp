@@ -263,6 +263,16 @@ bool json_reader::load(std::string_view json) {
   return true;
 }
 
+bool json_reader::load_file(const std::string& path) {
+  if (err_)
+    return false;
+  simdjson::padded_string text;
+  if (auto code = simdjson::padded_string::load(path).get(text))
+    return fail(*this, errc::invalid_argument, "cannot read JSON file ", path, ": ",
+                simdjson::error_message(code));
+  return load(std::string_view{text});
+}
+
 bool json_reader::done() const noexcept {
   auto& d = *impl_;
   return d.loaded && d.stack.size() == 1 && d.stack.front().state == 1;

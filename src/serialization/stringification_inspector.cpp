@@ -33,19 +33,17 @@ bool stringification_inspector::end_object() {
   return close(')');
 }
 
-bool stringification_inspector::begin_field(std::string_view name) {
+// Fields print without their names, as CAF's printer does: foo(1, 2).
+bool stringification_inspector::begin_field(std::string_view) {
   before_value();
-  *out_ += name;
-  *out_ += " = ";
   stack_.push_back(frame{frame_kind::slot});
   return true;
 }
 
-bool stringification_inspector::begin_field(std::string_view name, bool is_present) {
-  if (is_present)
-    return begin_field(name);
-  // An absent field prints nothing, not even a separator; end_field still
-  // pops a frame.
+// An optional field prints as CAF prints it: *value, or null.
+bool stringification_inspector::begin_field(std::string_view, bool is_present) {
+  before_value();
+  *out_ += is_present ? "*" : "null";
   stack_.push_back(frame{frame_kind::slot});
   return true;
 }

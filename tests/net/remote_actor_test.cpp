@@ -4,7 +4,7 @@
 
 #include "troupe/actor_factory.hpp"
 #include "troupe/actor_system.hpp"
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/net/middleman.hpp"
 #include "troupe/scoped_actor.hpp"

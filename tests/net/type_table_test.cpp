@@ -6,7 +6,7 @@
 #include "interop_types.hpp"
 
 #include "troupe/actor_system.hpp"
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/net/middleman.hpp"
 #include "troupe/scoped_actor.hpp"
 

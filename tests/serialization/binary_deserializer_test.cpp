@@ -176,10 +176,10 @@ private:
 
 TEST_F(binary_deserializer, a_message_round_trips_with_its_types_and_values) {
   auto msg = troupe::make_message(int32_t{1}, std::string{"two"}, bar{foo{3, 4}, "five"},
-                                  ping_atom_v, std::vector<double>{0.5});
+                                  beep_atom_v, std::vector<double>{0.5});
   auto back = from_binary<troupe::message>(encode(msg));
   ASSERT_TRUE(back) << to_string(back.error());
-  ASSERT_TRUE((back->match_elements<int32_t, std::string, bar, ping_atom, std::vector<double>>()));
+  ASSERT_TRUE((back->match_elements<int32_t, std::string, bar, beep_atom, std::vector<double>>()));
   EXPECT_EQ(back->get_as<int32_t>(0), 1);
   EXPECT_EQ(back->get_as<std::string>(1), "two");
   EXPECT_EQ(back->get_as<bar>(2), (bar{foo{3, 4}, "five"}));

@@ -131,7 +131,7 @@ TEST(binary_serializer, variants_start_with_the_index_of_their_alternative) {
 }
 
 TEST(binary_serializer, empty_classes_take_no_bytes) {
-  EXPECT_EQ(encode(ping_atom_v), byte_buffer{});
+  EXPECT_EQ(encode(beep_atom_v), byte_buffer{});
   EXPECT_EQ(encode(std::vector<troupe::unit_t>(3)), bytes({3}));
 }
 

@@ -239,8 +239,8 @@ TEST(inspect, bytes_strings_durations_and_messages_are_single_values) {
 }
 
 TEST(inspect, empty_classes_are_objects_without_fields) {
-  EXPECT_EQ(record(ping_atom_v),
-            (log_t{"object ping_atom #" + std::to_string(troupe::type_id_v<ping_atom>),
+  EXPECT_EQ(record(beep_atom_v),
+            (log_t{"object beep_atom #" + std::to_string(troupe::type_id_v<beep_atom>),
                    "end_object"}));
   EXPECT_EQ(record(troupe::unit).size(), 2u);
 }
@@ -273,7 +273,7 @@ TEST(inspect, minimum_binary_sizes_bound_what_a_count_may_claim) {
   static_assert(min_binary_size<level>() == 2);
   static_assert(min_binary_size<std::string>() == 1);
   static_assert(min_binary_size<std::pair<int32_t, int16_t>>() == 6);
-  static_assert(min_binary_size<ping_atom>() == 0);
+  static_assert(min_binary_size<beep_atom>() == 0);
   static_assert(min_binary_size<foo>() == 1);
   static_assert(min_binary_size<std::chrono::milliseconds>() == 8);
   SUCCEED();

@@ -85,7 +85,7 @@ TEST(json_writer, fields_behind_accessors_are_written_like_members) {
 
 TEST(json_writer, empty_classes_are_empty_objects) {
   EXPECT_EQ(json(troupe::unit), "{}");
-  EXPECT_EQ(json(ping_atom_v), "{}");
+  EXPECT_EQ(json(beep_atom_v), "{}");
 }
 
 // -- primitives -----------------------------------------------------------------------------

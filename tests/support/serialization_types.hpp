@@ -319,7 +319,7 @@ TROUPE_BEGIN_TYPE_ID_BLOCK(serialization_types, 2000)
   TROUPE_ADD_TYPE_ID(serialization_types, (serialization_types::no_default))
   TROUPE_ADD_TYPE_ID(serialization_types, (serialization_types::everything))
   TROUPE_ADD_TYPE_ID(serialization_types, (serialization_types::legacy_point))
-  TROUPE_ADD_ATOM(serialization_types, ping_atom)
+  TROUPE_ADD_ATOM(serialization_types, beep_atom)
 TROUPE_END_TYPE_ID_BLOCK(serialization_types)
 
 namespace serialization_types {

@@ -4,7 +4,7 @@
 #include "troupe/test/deterministic.hpp"
 
 #include "troupe/anon_mail.hpp"
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/scoped_actor.hpp"
 

@@ -11,9 +11,6 @@
 #include <cstdio>
 #include <vector>
 
-TROUPE_BEGIN_TYPE_ID_BLOCK(core_live_actors, troupe::first_custom_type_id)
-  TROUPE_ADD_ATOM(core_live_actors, ping_atom)
-TROUPE_END_TYPE_ID_BLOCK(core_live_actors)
 
 namespace {
 

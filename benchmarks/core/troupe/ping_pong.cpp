@@ -8,9 +8,6 @@
 
 #include <cstdint>
 
-TROUPE_BEGIN_TYPE_ID_BLOCK(core_ping_pong, troupe::first_custom_type_id)
-  TROUPE_ADD_ATOM(core_ping_pong, ping_atom)
-TROUPE_END_TYPE_ID_BLOCK(core_ping_pong)
 
 namespace {
 

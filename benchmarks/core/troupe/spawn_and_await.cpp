@@ -9,9 +9,6 @@
 #include <cstdint>
 #include <cstdio>
 
-TROUPE_BEGIN_TYPE_ID_BLOCK(core_spawn_and_await, troupe::first_custom_type_id)
-  TROUPE_ADD_ATOM(core_spawn_and_await, ping_atom)
-TROUPE_END_TYPE_ID_BLOCK(core_spawn_and_await)
 
 namespace {
 

@@ -13,8 +13,6 @@
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(locality_big, troupe::first_custom_type_id)
   TROUPE_ADD_TYPE_ID(locality_big, (std::vector<troupe::actor>))
-  TROUPE_ADD_ATOM(locality_big, ping_atom)
-  TROUPE_ADD_ATOM(locality_big, pong_atom)
   TROUPE_ADD_ATOM(locality_big, done_atom)
 TROUPE_END_TYPE_ID_BLOCK(locality_big)
 

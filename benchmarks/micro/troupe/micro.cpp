@@ -32,7 +32,6 @@ bool inspect(Inspector& f, bar& x) {
 TROUPE_BEGIN_TYPE_ID_BLOCK(micro, troupe::first_custom_type_id)
   TROUPE_ADD_TYPE_ID(micro, (micro::foo))
   TROUPE_ADD_TYPE_ID(micro, (micro::bar))
-  TROUPE_ADD_ATOM(micro, ping_atom)
   TROUPE_ADD_ATOM(micro, done_atom)
 TROUPE_END_TYPE_ID_BLOCK(micro)
 

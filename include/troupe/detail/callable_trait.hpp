@@ -2,6 +2,8 @@
 
 // Signature of a callable: its result type and argument types.
 
+#include "troupe/type_list.hpp"
+
 #include <cstddef>
 #include <functional>
 #include <tuple>
@@ -9,10 +11,7 @@
 
 namespace troupe::detail {
 
-template <class... Ts>
-struct type_list {
-  static constexpr size_t size = sizeof...(Ts);
-};
+using troupe::type_list;
 
 template <class Signature>
 struct signature_trait;

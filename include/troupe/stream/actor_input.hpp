@@ -19,7 +19,7 @@
 // A tuple after close_atom, or after the graph failed, is refused with an
 // error; if the input's actor is killed, the graph stops with that reason.
 
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/stream/detail/actor_waker.hpp"
 #include "troupe/stream/detail/runner.hpp"

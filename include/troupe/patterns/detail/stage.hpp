@@ -12,7 +12,7 @@
 
 #include "troupe/actor.hpp"
 #include "troupe/actor_system.hpp"
-#include "troupe/atoms.hpp"
+#include "troupe/type_id.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/patterns/detail/route.hpp"
 

@@ -5,7 +5,6 @@
 // failed with (none if it ran to the end). pull_atom: a member of a graph
 // that is an actor (an actor input or stage) is told to look at its rings.
 
-#include "troupe/atoms.hpp"
 #include "troupe/type_id.hpp"
 
 #include <string>
