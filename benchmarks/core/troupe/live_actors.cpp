@@ -16,7 +16,7 @@ namespace {
 
 troupe::behavior counter(troupe::event_based_actor*) {
   return {
-    [total = int64_t{0}](ping_atom, int32_t value) mutable {
+    [total = int64_t{0}](troupe::ping_atom, int32_t value) mutable {
       total += value;
       return static_cast<int32_t>(total);
     },
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     auto before = bench::settled_resident_bytes();
     for (int32_t i = 1; i <= actors && !failed; ++i) {
       alive.push_back(sys.spawn(counter));
-      self->request(alive.back(), troupe::infinite, ping_atom_v, i)
+      self->request(alive.back(), troupe::infinite, troupe::ping_atom_v, i)
         .receive([&](int32_t value) { sum += static_cast<uint64_t>(value); },
                  [&](troupe::error& err) {
                    std::fprintf(stderr, "request failed: %s\n",

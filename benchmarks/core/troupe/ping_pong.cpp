@@ -8,12 +8,11 @@
 
 #include <cstdint>
 
-
 namespace {
 
 troupe::behavior pong(troupe::event_based_actor*) {
   return {
-    [](ping_atom, int32_t value) { return value; },
+    [](troupe::ping_atom, int32_t value) { return value; },
   };
 }
 
@@ -38,7 +37,7 @@ private:
       quit();
       return;
     }
-    request(buddy_, troupe::infinite, ping_atom_v, left_).then([this](int32_t value) {
+    request(buddy_, troupe::infinite, troupe::ping_atom_v, left_).then([this](int32_t value) {
       *sum_ += static_cast<uint64_t>(value);
       --left_;
       next_round();

@@ -14,7 +14,7 @@ namespace {
 
 troupe::behavior echo(troupe::event_based_actor*) {
   return {
-    [](ping_atom, int32_t value) { return value; },
+    [](troupe::ping_atom, int32_t value) { return value; },
   };
 }
 
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     troupe::scoped_actor self{sys};
     for (int32_t i = 1; i <= actors && !failed; ++i) {
       auto worker = sys.spawn(echo);
-      self->request(worker, troupe::infinite, ping_atom_v, i)
+      self->request(worker, troupe::infinite, troupe::ping_atom_v, i)
         .receive([&](int32_t value) { sum += static_cast<uint64_t>(value); },
                  [&](troupe::error& err) {
                    std::fprintf(stderr, "request failed: %s\n",

@@ -29,11 +29,11 @@ protected:
         report_to_ = report_to;
         for (const auto& peer : peers)
           if (peer != self_handle())
-            send(peer, ping_atom_v);
+            send(peer, troupe::ping_atom_v);
         expected_ = peers.size() - 1;
       },
-      [](ping_atom) { return pong_atom_v; },
-      [this](pong_atom) {
+      [](troupe::ping_atom) { return troupe::pong_atom_v; },
+      [this](troupe::pong_atom) {
         if (++pongs_ == expected_)
           send(report_to_, done_atom_v, pongs_);
       },

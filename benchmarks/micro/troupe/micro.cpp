@@ -152,7 +152,7 @@ bool is_two_ints(const troupe::message& msg) {
 
 troupe::behavior echo(troupe::event_based_actor*) {
   return {
-    [](ping_atom, int32_t value) { return value; },
+    [](troupe::ping_atom, int32_t value) { return value; },
   };
 }
 
@@ -163,7 +163,7 @@ void spawn_and_await(benchmark::State& state) {
     auto worker = sys->spawn(echo);
     bool ok = false;
     ++i;
-    self->request(worker, troupe::infinite, ping_atom_v, i)
+    self->request(worker, troupe::infinite, troupe::ping_atom_v, i)
       .receive([&](int32_t value) { ok = value == i; }, [&](troupe::error&) {});
     self->send_exit(worker, troupe::exit_reason::user_shutdown);
     if (!ok) {
