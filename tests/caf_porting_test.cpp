@@ -30,6 +30,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -66,6 +67,17 @@ bool inspect(Inspector& f, signal& x) {
   return troupe::default_enum_inspect(f, x);
 }
 
+/// A closed hierarchy held by pointer, inspected as variant<none_t, dot, line>.
+struct figure {
+  virtual ~figure() = default;
+  virtual troupe::type_id_t type() const noexcept = 0;
+};
+
+struct dot;
+struct line;
+
+using figure_ptr = std::shared_ptr<figure>;
+
 struct echo_trait {
   using signatures = troupe::type_list<troupe::result<int32_t>(int32_t)>;
 };
@@ -79,9 +91,104 @@ using echo_self = troupe::typed_actor<troupe::result<int32_t>(int32_t)>;
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(caf_porting_test, 1950)
   TROUPE_ADD_TYPE_ID(caf_porting_test, (porting::echo_self))
+  TROUPE_ADD_TYPE_ID(caf_porting_test, (porting::dot))
+  TROUPE_ADD_TYPE_ID(caf_porting_test, (porting::line))
+  TROUPE_ADD_TYPE_ID(caf_porting_test, (porting::figure_ptr))
   TROUPE_ADD_TYPE_ID(caf_porting_test, (porting::signal))
   TROUPE_ADD_ATOM(caf_porting_test, ready_atom)
 TROUPE_END_TYPE_ID_BLOCK(caf_porting_test)
+
+namespace porting {
+
+struct dot final : figure {
+  int32_t x = 0;
+  troupe::type_id_t type() const noexcept override {
+    return troupe::type_id_v<dot>;
+  }
+};
+
+template <class Inspector>
+bool inspect(Inspector& f, dot& x) {
+  return f.object(x).fields(f.field("x", x.x));
+}
+
+struct line final : figure {
+  int32_t from = 0;
+  int32_t to = 0;
+  troupe::type_id_t type() const noexcept override {
+    return troupe::type_id_v<line>;
+  }
+};
+
+template <class Inspector>
+bool inspect(Inspector& f, line& x) {
+  return f.object(x).fields(f.field("from", x.from), f.field("to", x.to));
+}
+
+} // namespace porting
+
+template <>
+struct troupe::variant_inspector_traits<porting::figure_ptr> {
+  using value_type = porting::figure_ptr;
+
+  static constexpr type_id_t allowed_types[] = {type_id_v<none_t>, type_id_v<porting::dot>,
+                                                type_id_v<porting::line>};
+
+  static size_t type_index(const value_type& x) {
+    if (!x)
+      return 0;
+    return x->type() == type_id_v<porting::dot> ? 1 : 2;
+  }
+
+  template <class F>
+  static auto visit(F&& f, const value_type& x) {
+    switch (type_index(x)) {
+      case 0: {
+        none_t nothing;
+        return f(nothing);
+      }
+      case 1:
+        return f(static_cast<porting::dot&>(*x));
+      default:
+        return f(static_cast<porting::line&>(*x));
+    }
+  }
+
+  template <class U>
+  static void assign(value_type& x, U value) {
+    if constexpr (std::is_same_v<U, none_t>)
+      x.reset();
+    else
+      x = std::make_shared<U>(std::move(value));
+  }
+
+  template <class F>
+  static bool load(type_id_t type, F continuation) {
+    switch (type) {
+      case type_id_v<none_t>: {
+        none_t nothing;
+        continuation(nothing);
+        return true;
+      }
+      case type_id_v<porting::dot>: {
+        porting::dot tmp;
+        continuation(tmp);
+        return true;
+      }
+      case type_id_v<porting::line>: {
+        porting::line tmp;
+        continuation(tmp);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+};
+
+template <>
+struct troupe::inspector_access<porting::figure_ptr>
+  : troupe::variant_inspector_access<porting::figure_ptr> {};
 
 using namespace std::chrono_literals;
 using namespace std::string_literals;
@@ -351,6 +458,33 @@ TEST(deep_to_string, expected_prints_its_value_or_bang_and_its_error) {
   EXPECT_EQ(deep_to_string(expected<std::string>{"hi"s}), R"("hi")");
   auto err = deep_to_string(expected<int32_t>{make_error(errc::runtime_error, "boom")});
   EXPECT_EQ(err, "!" + to_string(make_error(errc::runtime_error, "boom")));
+}
+
+// -- variant_inspector_traits ----------------------------------------------------
+
+TEST(variant_inspector_access, a_pointer_to_a_closed_hierarchy_round_trips_and_prints) {
+  auto l = std::make_shared<porting::line>();
+  l->from = 3;
+  l->to = 4;
+  porting::figure_ptr figures[] = {nullptr, std::make_shared<porting::dot>(), l};
+  EXPECT_EQ(deep_to_string(figures[0]), "none");
+  EXPECT_EQ(deep_to_string(figures[2]), "porting::line(3, 4)");
+  for (auto& x : figures) {
+    auto bytes = to_binary(x);
+    ASSERT_TRUE(bytes) << to_string(bytes.error());
+    auto back = from_binary<porting::figure_ptr>(*bytes);
+    ASSERT_TRUE(back) << to_string(back.error());
+    EXPECT_EQ(deep_to_string(*back), deep_to_string(x));
+    auto json = to_json(x);
+    ASSERT_TRUE(json) << to_string(json.error());
+    json_reader reader;
+    ASSERT_TRUE(reader.load(*json));
+    porting::figure_ptr from_json;
+    ASSERT_TRUE(reader.apply(from_json)) << to_string(reader.get_error());
+    EXPECT_EQ(deep_to_string(from_json), deep_to_string(x)) << *json;
+  }
+  auto bad = from_binary<porting::figure_ptr>(byte_buffer{std::byte{7}});
+  EXPECT_FALSE(bad) << "an index past the allowed types is an error";
 }
 
 // -- atoms and blocks ---------------------------------------------------------------

@@ -225,6 +225,17 @@ inline constexpr unit_t unit{};
 inline std::string to_string(unit_t) {
   return "unit";
 }
+/// No value, as CAF's none: e.g. the empty alternative of a type inspected
+/// as a variant (variant_inspector_traits).
+struct none_t {
+  friend constexpr bool operator==(none_t, none_t) noexcept {
+    return true;
+  }
+};
+inline constexpr none_t none{};
+inline std::string to_string(none_t) {
+  return "none";
+}
 using timespan = std::chrono::nanoseconds;
 } // namespace troupe
 
@@ -257,6 +268,7 @@ TROUPE_BEGIN_TYPE_ID_BLOCK(builtin, 0)
   TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (troupe::timespan), "troupe::timespan")
   TROUPE_ADD_CORE_TYPE_ID_WITH_NAME(builtin, (std::chrono::system_clock::time_point), "troupe::timestamp")
   TROUPE_ADD_CORE_TYPE_ID(builtin, (troupe::unit_t))
+  TROUPE_ADD_CORE_TYPE_ID(builtin, (troupe::none_t))
 TROUPE_END_TYPE_ID_BLOCK(builtin)
 
 // -- predefined atoms -------------------------------------------------------------

@@ -132,6 +132,7 @@
 #include "troupe/detail/meta_object.hpp"
 #include "troupe/error.hpp"
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -161,6 +162,20 @@ inline constexpr bool enum_by_name_v = enum_by_name<E>::value;
 template <class T>
 struct inspector_access {
   using troupe_primary_template = void;
+};
+
+/// Specialise to inspect `T` as a variant, as in CAF: `value_type`, the
+/// type IDs `allowed_types[]`, `type_index(x)`, `visit(f, x)`,
+/// `assign(x, value)` and `load(type_id, continuation)`; then
+/// `inspector_access<T> : variant_inspector_access<T> {}`.
+template <class T>
+struct variant_inspector_traits;
+
+/// An inspector_access for a type with variant_inspector_traits.
+template <class T>
+struct variant_inspector_access {
+  template <class Inspector>
+  static bool apply(Inspector& f, T& x);
 };
 
 namespace detail {
@@ -450,6 +465,57 @@ bool inspect_variant(Inspector& f, std::variant<Ts...>& x) {
   }
   return f.end_variant();
 }
+
+/// Saves or loads `x` as a variant of the types its traits allow (see
+/// variant_inspector_access below).
+template <class Inspector, class Traits>
+bool inspect_traits_variant(Inspector& f, typename Traits::value_type& x) {
+  constexpr size_t n = std::size(Traits::allowed_types);
+  static const auto names = [] {
+    std::array<std::string_view, n> result;
+    for (size_t i = 0; i < n; ++i)
+      result[i] = query_type_name(Traits::allowed_types[i]);
+    return result;
+  }();
+  if constexpr (Inspector::is_loading) {
+    size_t index = 0;
+    if (!f.begin_variant(index, names))
+      return false;
+    if (index >= n)
+      return fail(f, errc::malformed_input,
+                  "variant index " + std::to_string(index) + " is out of range for "
+                    + std::to_string(n) + " alternatives");
+    bool loaded = false;
+    auto continuation = [&](auto& tmp) {
+      if (inspect_value(f, tmp)) {
+        Traits::assign(x, std::move(tmp));
+        loaded = true;
+      }
+    };
+    if (!Traits::load(Traits::allowed_types[index], continuation))
+      return fail(f, errc::unsupported_type,
+                  "the variant's traits cannot load a " + std::string{names[index]});
+    if (!loaded)
+      return false;
+  } else {
+    auto index = static_cast<size_t>(Traits::type_index(x));
+    if (!f.begin_variant(index, names))
+      return false;
+    if (!Traits::visit([&f](auto& alt) { return inspect_value(f, alt); }, x))
+      return false;
+  }
+  return f.end_variant();
+}
+
+} // namespace detail
+
+template <class T>
+template <class Inspector>
+bool variant_inspector_access<T>::apply(Inspector& f, T& x) {
+  return detail::inspect_traits_variant<Inspector, variant_inspector_traits<T>>(f, x);
+}
+
+namespace detail {
 
 template <class Inspector, class T>
 bool inspect_tuple(Inspector& f, T& x) {
