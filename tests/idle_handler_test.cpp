@@ -6,7 +6,7 @@
 #include "troupe/type_id.hpp"
 #include "troupe/event_based_actor.hpp"
 
-#include "troupe/test/deterministic.hpp"
+#include "troupe/test/fixture/deterministic.hpp"
 
 #include "support/actor_fixture.hpp"
 
@@ -28,7 +28,7 @@ namespace {
 
 // -- when the handler runs: in virtual time ----------------------------------------
 
-class idle_handlers_in_virtual_time : public troupe::test::deterministic {
+class idle_handlers_in_virtual_time : public troupe::test::fixture::deterministic {
 public:
   /// Virtual time since the test began.
   timespan elapsed() {

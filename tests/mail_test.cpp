@@ -8,7 +8,7 @@
 #include "troupe/event_based_actor.hpp"
 #include "troupe/typed_actor.hpp"
 
-#include "troupe/test/deterministic.hpp"
+#include "troupe/test/fixture/deterministic.hpp"
 
 #include "support/actor_fixture.hpp"
 
@@ -228,7 +228,7 @@ TROUPE_TEST_EVERY_POLICY(mails);
 
 // -- delayed mail, in virtual time -----------------------------------------------------
 
-class mails_in_virtual_time : public troupe::test::deterministic {};
+class mails_in_virtual_time : public troupe::test::fixture::deterministic {};
 
 TEST_F(mails_in_virtual_time, delay_sends_exactly_after_the_delay) {
   auto a = sys.spawn([] { return behavior{[](tick_atom) {}, [](int) {}}; });

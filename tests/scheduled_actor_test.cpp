@@ -6,7 +6,7 @@
 #include "troupe/scoped_actor.hpp"
 #include "troupe/stateful_actor.hpp"
 
-#include "troupe/test/deterministic.hpp"
+#include "troupe/test/fixture/deterministic.hpp"
 
 #include "support/actor_fixture.hpp"
 
@@ -498,7 +498,7 @@ struct pong {
 
 // -- ordering, timeouts and delays: one step at a time, in virtual time ----------------
 
-class actors_in_virtual_time : public troupe::test::deterministic {
+class actors_in_virtual_time : public troupe::test::fixture::deterministic {
 protected:
   /// Sends 0 .. n-1 to `client` at once and runs every message; returns how
   /// many ran, and checks that `seen` got them back in that order.

@@ -5,7 +5,7 @@
 
 #include "../request_response.hpp"
 
-#include <troupe/test/deterministic.hpp>
+#include <troupe/test/fixture/deterministic.hpp>
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 
 namespace {
 
-using fixture = troupe::test::deterministic;
+using fixture = troupe::test::fixture::deterministic;
 
 /// What an asker got back.
 struct answers {

@@ -114,7 +114,7 @@ public:
 
   /// Runs on `sched` and `clock` instead of the scheduler named in `cfg` and
   /// the steady-clock timer thread: how the deterministic test fixture
-  /// (troupe/test/deterministic.hpp) takes control. A null pointer keeps
+  /// (troupe/test/fixture/deterministic.hpp) takes control. A null pointer keeps
   /// the default.
   actor_system(const actor_system_config& cfg, std::unique_ptr<troupe::scheduler> sched,
                std::unique_ptr<actor_clock> clock);

@@ -141,4 +141,11 @@ public:
   using result<void>::result;
 };
 
+/// A handler's result from values, as CAF's make_result:
+/// `return make_result(pong_atom_v, x);` is a result<pong_atom, int>.
+template <class... Ts>
+result<detail::message_element_t<Ts>...> make_result(Ts&&... xs) {
+  return result<detail::message_element_t<Ts>...>{std::forward<Ts>(xs)...};
+}
+
 } // namespace troupe

@@ -1,11 +1,11 @@
-#include "troupe/test/deterministic.hpp"
+#include "troupe/test/fixture/deterministic.hpp"
 
 #include "troupe/local_actor.hpp"
 #include "troupe/scheduled_actor.hpp"
 
 #include <utility>
 
-namespace troupe::test {
+namespace troupe::test::fixture {
 
 namespace {
 
@@ -284,4 +284,4 @@ void deterministic::fail(const std::source_location& loc, const std::string& wha
   throw expectation_failed{"troupe::test: the test stopped at the failed expectation above"};
 }
 
-} // namespace troupe::test
+} // namespace troupe::test::fixture

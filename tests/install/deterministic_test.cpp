@@ -1,7 +1,7 @@
 // A test written with the installed deterministic fixture (troupe::test).
 
 #include <troupe/all.hpp>
-#include <troupe/test/deterministic.hpp>
+#include <troupe/test/fixture/deterministic.hpp>
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 namespace {
 
-using installed_fixture = troupe::test::deterministic;
+using installed_fixture = troupe::test::fixture::deterministic;
 
 TEST_F(installed_fixture, a_delayed_message_arrives_when_virtual_time_has_passed) {
   auto doubler = sys.spawn([] { return troupe::behavior{[](int x) { return 2 * x; }}; });

@@ -1,7 +1,7 @@
 // The deterministic fixture: actors run one message at a time when the test
 // says so, and time moves only when the test moves it.
 
-#include "troupe/test/deterministic.hpp"
+#include "troupe/test/fixture/deterministic.hpp"
 
 #include "troupe/anon_mail.hpp"
 #include "troupe/type_id.hpp"
@@ -20,7 +20,7 @@ using namespace troupe;
 
 namespace {
 
-class deterministic_fixture : public troupe::test::deterministic {
+class deterministic_fixture : public troupe::test::fixture::deterministic {
 public:
   /// Runs `f`, which must fail an expectation with a message containing
   /// `text`, and stop there.
