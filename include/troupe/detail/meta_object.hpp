@@ -105,6 +105,8 @@ struct has_to_string<T, std::void_t<decltype(to_string(std::declval<const T&>())
 
 void stringify_arithmetic(std::string& out, long long x);
 void stringify_arithmetic(std::string& out, unsigned long long x);
+void stringify_arithmetic(std::string& out, float x);
+void stringify_arithmetic(std::string& out, double x);
 void stringify_arithmetic(std::string& out, long double x);
 void stringify_quoted(std::string& out, std::string_view str);
 
@@ -117,7 +119,7 @@ void stringify_value(std::string& out, const T& x) {
     out += x;
     out += '\'';
   } else if constexpr (std::is_floating_point_v<T>) {
-    stringify_arithmetic(out, static_cast<long double>(x));
+    stringify_arithmetic(out, x);
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     stringify_arithmetic(out, static_cast<long long>(x));
   } else if constexpr (std::is_integral_v<T>) {
