@@ -24,17 +24,7 @@ template <class Inspector, class E>
 bool default_enum_inspect(Inspector& f, E& x) {
   using integer = std::underlying_type_t<E>;
   if constexpr (Inspector::has_human_readable_format) {
-    if constexpr (Inspector::is_loading) {
-      std::string name;
-      if (!f.value(name))
-        return false;
-      if (!from_string(std::string_view{name}, x))
-        return detail::fail(f, errc::malformed_input, "no enumerator is named \"" + name + '"');
-      return true;
-    } else {
-      auto name = to_string(x);
-      return f.value(std::string_view{name});
-    }
+    return detail::inspect_enum_name(f, x);
   } else if constexpr (Inspector::is_loading) {
     integer value{};
     if (!f.value(value))

@@ -375,6 +375,25 @@ bool is_named_enumerator(E x) {
   return from_string(std::string_view{name}, parsed) && parsed == x;
 }
 
+/// An enum by the name to_string(E) gives and from_string(string_view, E&)
+/// reads, both found by ADL.
+template <class Inspector, class E>
+bool inspect_enum_name(Inspector& f, E& x) {
+  if constexpr (Inspector::is_loading) {
+    std::string name;
+    if (!f.value(name))
+      return false;
+    E parsed{};
+    if (!from_string(std::string_view{name}, parsed))
+      return fail(f, errc::malformed_input, "no enumerator is named \"" + name + '"');
+    x = parsed;
+    return true;
+  } else {
+    auto name = to_string(x);
+    return f.value(std::string_view{name});
+  }
+}
+
 template <class Inspector, class E>
 bool inspect_enum(Inspector& f, E& x) {
   using underlying = std::underlying_type_t<E>;
@@ -386,19 +405,7 @@ bool inspect_enum(Inspector& f, E& x) {
        "bool from_string(std::string_view, E&) in its namespace");
   }
   if constexpr (enum_by_name_v<E> && Inspector::has_human_readable_format) {
-    if constexpr (Inspector::is_loading) {
-      std::string name;
-      if (!f.value(name))
-        return false;
-      E parsed{};
-      if (!from_string(std::string_view{name}, parsed))
-        return fail(f, errc::malformed_input, "no enumerator is named \"" + name + '"');
-      x = parsed;
-      return true;
-    } else {
-      auto name = to_string(x);
-      return f.value(std::string_view{name});
-    }
+    return inspect_enum_name(f, x);
   } else if constexpr (Inspector::is_loading) {
     underlying tmp{};
     if (!f.value(tmp))
