@@ -31,8 +31,8 @@ void mail_cache::stash(message msg) {
 }
 
 void mail_cache::unstash() {
+  // prepend takes every element, leaving the list empty.
   self_->mailbox().prepend(std::move(elements_));
-  elements_ = local_actor::mailbox_type::list_type{};
 }
 
 } // namespace troupe

@@ -1,7 +1,8 @@
 #include "troupe/type_id.hpp"
 
+#include "troupe/logger.hpp"
+
 #include <atomic>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -61,18 +62,14 @@ void stringify_arithmetic(std::string& out, unsigned long long x) {
   out += std::to_string(x);
 }
 
-// Floats and doubles in their shortest form that reads back, as CAF prints
-// them (29.0 / 3 is 9.666666666666666, not 9.6666666666666661).
+// Floats and doubles in their shortest form that reads back, as log lines
+// and CAF print them (29.0 / 3 is 9.666666666666666, not 9.6666666666666661).
 void stringify_arithmetic(std::string& out, float x) {
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof(buf), x);
-  out.append(buf, res.ptr);
+  append_log_value(out, x);
 }
 
 void stringify_arithmetic(std::string& out, double x) {
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof(buf), x);
-  out.append(buf, res.ptr);
+  append_log_value(out, x);
 }
 
 void stringify_arithmetic(std::string& out, long double x) {

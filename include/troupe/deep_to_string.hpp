@@ -32,7 +32,7 @@
 //                         (ns, us, ms, s, min, h; others in ns), as the
 //                         logger and the configuration spell it
 //   time point            the duration since its clock's epoch
-//   message               message(1, "two", foo(a = 1, b = 2))
+//   message               message(1, "two", foo(1, 2))
 //
 // The meta objects print message elements through this inspector when the
 // type has an inspect() and no simpler form (see meta_object_hooks.hpp), so

@@ -9,6 +9,7 @@
 // In a handler the exception ends the actor as any other would (see the
 // README's "Errors").
 
+#include "troupe/detail/pp.hpp"
 #include "troupe/logger.hpp"
 
 #include <concepts>
@@ -30,6 +31,5 @@ template <class Exception>
 #define TROUPE_RAISE_ERROR_1(msg) ::troupe::detail::raise_error<std::runtime_error>(msg)
 #define TROUPE_RAISE_ERROR_2(exception_type, msg)                              \
   ::troupe::detail::raise_error<exception_type>(msg)
-#define TROUPE_RAISE_ERROR_PICK(_1, _2, name, ...) name
 #define TROUPE_RAISE_ERROR(...)                                                \
-  TROUPE_RAISE_ERROR_PICK(__VA_ARGS__, TROUPE_RAISE_ERROR_2, TROUPE_RAISE_ERROR_1, none)(__VA_ARGS__)
+  TROUPE_PP_ARG_3(__VA_ARGS__, TROUPE_RAISE_ERROR_2, TROUPE_RAISE_ERROR_1, none)(__VA_ARGS__)

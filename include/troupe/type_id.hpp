@@ -31,6 +31,7 @@
 // hook: a translation unit compiles no meta object of Troupe's types.
 
 #include "troupe/detail/meta_object.hpp"
+#include "troupe/detail/pp.hpp"
 
 #include <array>
 #include <chrono>
@@ -139,12 +140,6 @@ const bool troupe_type_registered = false;
 
 // -- macros ----------------------------------------------------------------------
 
-#define TROUPE_PP_UNPAREN_IMPL(...) __VA_ARGS__
-#define TROUPE_PP_UNPAREN(x) TROUPE_PP_UNPAREN_IMPL x
-#define TROUPE_PP_STR_IMPL(...) #__VA_ARGS__
-#define TROUPE_PP_STR(...) TROUPE_PP_STR_IMPL(__VA_ARGS__)
-#define TROUPE_PP_CAT_IMPL(a, b) a##b
-#define TROUPE_PP_CAT(a, b) TROUPE_PP_CAT_IMPL(a, b)
 
 #define TROUPE_BEGIN_TYPE_ID_BLOCK(name, first_id)                             \
   namespace troupe::id_block {                                                 \

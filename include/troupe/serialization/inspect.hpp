@@ -443,6 +443,16 @@ bool inspect_optional(Inspector& f, std::optional<T>& x) {
   return f.end_optional();
 }
 
+/// False (and an error) if a loaded variant index names no alternative.
+template <class Inspector>
+bool variant_index_in_range(Inspector& f, size_t index, size_t alternatives) {
+  if (index < alternatives)
+    return true;
+  return fail(f, errc::malformed_input,
+              "variant index " + std::to_string(index) + " is out of range for "
+                + std::to_string(alternatives) + " alternatives");
+}
+
 template <class... Ts>
 inline constexpr std::string_view variant_type_names[] = {type_name_or_empty<Ts>()...};
 
@@ -453,10 +463,8 @@ bool inspect_variant(Inspector& f, std::variant<Ts...>& x) {
     size_t index = 0;
     if (!f.begin_variant(index, names))
       return false;
-    if (index >= sizeof...(Ts))
-      return fail(f, errc::malformed_input,
-                  "variant index " + std::to_string(index) + " is out of range for "
-                    + std::to_string(sizeof...(Ts)) + " alternatives");
+    if (!variant_index_in_range(f, index, sizeof...(Ts)))
+      return false;
     using loader = bool (*)(Inspector&, std::variant<Ts...>&);
     static constexpr loader loaders[] = {
       +[](Inspector& g, std::variant<Ts...>& y) { return inspect_value(g, y.template emplace<Ts>()); }...};
@@ -488,10 +496,8 @@ bool inspect_traits_variant(Inspector& f, typename Traits::value_type& x) {
     size_t index = 0;
     if (!f.begin_variant(index, names))
       return false;
-    if (index >= n)
-      return fail(f, errc::malformed_input,
-                  "variant index " + std::to_string(index) + " is out of range for "
-                    + std::to_string(n) + " alternatives");
+    if (!variant_index_in_range(f, index, n))
+      return false;
     bool loaded = false;
     auto continuation = [&](auto& tmp) {
       if (inspect_value(f, tmp)) {

@@ -19,6 +19,8 @@
 // and return whether they held, as CAF's do; require(x) and require_eq stop
 // the test on failure. SCENARIO/GIVEN/WHEN/THEN are not provided.
 
+#include "troupe/detail/pp.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -113,29 +115,24 @@ bool register_caf_test(std::string_view description, const char* file, int line)
 /// The fixture of TEST("...") outside WITH_FIXTURE.
 using troupe_test_fixture = ::testing::Test;
 
-#define TROUPE_TEST_CAT_IMPL(a, b) a##b
-#define TROUPE_TEST_CAT(a, b) TROUPE_TEST_CAT_IMPL(a, b)
-
 /// The tests in the braces that follow run on a fresh `fixture` each.
 #define WITH_FIXTURE(fixture)                                                  \
-  namespace TROUPE_TEST_CAT(troupe_with_fixture_, __LINE__) {                  \
+  namespace TROUPE_PP_CAT(troupe_with_fixture_, __LINE__) {                    \
   using troupe_test_fixture = fixture;                                         \
   }                                                                            \
-  namespace TROUPE_TEST_CAT(troupe_with_fixture_, __LINE__)
+  namespace TROUPE_PP_CAT(troupe_with_fixture_, __LINE__)
 
 #define TROUPE_CAF_TEST_IMPL(description, id)                                  \
   struct id : ::troupe::test::caf_test<troupe_test_fixture> {                  \
     void TestBody() override;                                                  \
   };                                                                           \
-  [[maybe_unused]] static const bool TROUPE_TEST_CAT(id, _registered)          \
+  [[maybe_unused]] static const bool TROUPE_PP_CAT(id, _registered)            \
     = ::troupe::test::register_caf_test<id>(description, __FILE__, __LINE__);  \
   void id::TestBody()
 
 #define TROUPE_CAF_TEST(description)                                           \
-  TROUPE_CAF_TEST_IMPL(description, TROUPE_TEST_CAT(troupe_caf_test_, __LINE__))
-
-#define TROUPE_TEST_PICK(_1, _2, name, ...) name
+  TROUPE_CAF_TEST_IMPL(description, TROUPE_PP_CAT(troupe_caf_test_, __LINE__))
 
 #undef TEST
 /// TEST("description") as in CAF, or TEST(suite, name) as in GoogleTest.
-#define TEST(...) TROUPE_TEST_PICK(__VA_ARGS__, GTEST_TEST, TROUPE_CAF_TEST, none)(__VA_ARGS__)
+#define TEST(...) TROUPE_PP_ARG_3(__VA_ARGS__, GTEST_TEST, TROUPE_CAF_TEST, none)(__VA_ARGS__)
