@@ -8,6 +8,8 @@
 #include "detail/due_deliveries.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -99,46 +101,7 @@ actor_system_module* actor_system::module(std::string_view name) const noexcept 
 }
 
 actor_system::~actor_system() {
-  // Named actors are kept for lookups, not for ever.
-  names_.clear();
-  // Actors that keep running are working: wait for them (as CAF does), and
-  // say so once. Actors that are alive but have not run for a whole grace
-  // period wait for something that will not come: stop them.
-  if (scheduler_->deterministic()) {
-    // Only its owner runs a deterministic scheduler's jobs, and the owner is
-    // done (a test ended): stop the actors and run what that leaves.
-    shutdown();
-    scheduler_->stop();
-  }
-  auto grace = cfg_.shutdown_grace_period;
-  auto progress = messages_taken();
-  bool reported = false;
-  while (!await_all_actors_done(grace)) {
-    auto now = messages_taken();
-    if (now != progress) {
-      progress = now;
-      if (!std::exchange(reported, true))
-        TROUPE_LOG_WARNING("actor_system",
-                           "waiting for {} actors that still run; once none has run for "
-                           "{} (troupe.shutdown.grace-period), they are stopped:{}",
-                           running_actors(), grace, join_lines(live_actor_report()));
-      continue;
-    }
-    TROUPE_LOG_WARNING("actor_system",
-                       "{} actors are alive, but none has run for the grace period of {}; "
-                       "stopping them (troupe.shutdown.grace-period):{}",
-                       running_actors(), grace, join_lines(live_actor_report()));
-    shutdown();
-    // A handler that never returns can't be stopped: say who, and wait.
-    while (!await_all_actors_done(grace)) {
-      shutdown(); // reaches actors spawned meanwhile
-      TROUPE_LOG_WARNING("actor_system",
-                         "shutdown still waits for {} actors; a handler or a blocking "
-                         "actor that ignores the shutdown keeps it waiting:{}",
-                         running_actors(), join_lines(live_actor_report()));
-    }
-    break;
-  }
+  await_end();
   // Modules before the clock: their threads may still deliver to actors.
   for (auto i = modules_.rbegin(); i != modules_.rend(); ++i)
     (*i)->stop();
@@ -160,6 +123,113 @@ actor_system::~actor_system() {
       TROUPE_LOG_WARNING("actor_system",
                          "shutdown dropped {} messages (counted as dead letters)", dropped);
   }
+}
+
+void actor_system::await_end() {
+  // Named actors are kept for lookups, not for ever.
+  names_.clear();
+  if (scheduler_->deterministic()) {
+    // Only its owner runs a deterministic scheduler's jobs, and the owner is
+    // done (a test ended): stop the actors and run what that leaves.
+    shutdown();
+    scheduler_->stop();
+  }
+  using clock = std::chrono::steady_clock;
+  using namespace std::chrono_literals;
+  const auto grace = cfg_.shutdown_grace_period;
+  const auto report_interval = cfg_.shutdown_report_interval;
+  // While something can still run, look this often whether it still can.
+  const timespan poll = std::clamp<timespan>(grace, 10ms, 1s);
+  auto next_report = clock::now() + report_interval;
+  auto progress = messages_taken();
+  std::optional<clock::time_point> quiet_since;
+  timespan wait = poll;
+  while (!await_all_actors_done(wait)) {
+    auto now = clock::now();
+    auto what = activity();
+    auto taken = messages_taken();
+    if (!what.empty() || taken != progress) {
+      progress = taken;
+      quiet_since.reset();
+      wait = poll;
+      if (!what.empty() && now >= next_report) {
+        next_report = now + report_interval;
+        TROUPE_LOG_WARNING("actor_system",
+                           "waiting for {} actors: something inside the system can still "
+                           "make one run; once nothing can and no message came for {} "
+                           "(troupe.shutdown.grace-period), they are stopped:{}",
+                           running_actors(), grace, join_lines(what));
+      }
+      continue;
+    }
+    // Quiescent: only a message from outside can make an actor run now.
+    if (!quiet_since) {
+      quiet_since = now;
+      wait = grace;
+      continue;
+    }
+    if (auto quiet = now - *quiet_since; quiet < grace) {
+      wait = grace - quiet;
+      continue;
+    }
+    TROUPE_LOG_WARNING("actor_system",
+                       "{} actors are alive, but nothing inside the system can make them "
+                       "run and none has run for the grace period of {}; stopping them "
+                       "(troupe.shutdown.grace-period):{}",
+                       running_actors(), grace, join_lines(live_actor_report()));
+    shutdown();
+    // A handler that never returns can't be stopped: say who, and wait.
+    while (!await_all_actors_done(report_interval)) {
+      shutdown(); // reaches actors spawned meanwhile
+      TROUPE_LOG_WARNING("actor_system",
+                         "shutdown still waits for {} actors; a handler or a blocking "
+                         "actor that ignores the shutdown keeps it waiting:{}",
+                         running_actors(), join_lines(live_actor_report()));
+    }
+    break;
+  }
+}
+
+std::vector<std::string> actor_system::activity() const {
+  // Listed at most this many actors; a count says how many more.
+  constexpr size_t max_listed = 20;
+  std::vector<std::string> result;
+  size_t unlisted = 0;
+  for (auto& shard : registry_) {
+    std::lock_guard guard{shard.mtx};
+    for (auto* x = shard.head; x != nullptr; x = x->registry_next_) {
+      if (!x->active())
+        continue;
+      if (result.size() == max_listed) {
+        ++unlisted;
+        continue;
+      }
+      result.push_back("actor#" + std::to_string(x->id()) + " (" + x->name()
+                       + "): " + x->wait_report());
+    }
+  }
+  if (unlisted > 0)
+    result.push_back("and " + std::to_string(unlisted) + " more active actors");
+  if (auto n = clock_->pending(); n > 0)
+    result.push_back(std::to_string(n)
+                     + " pending timers (delayed messages, request timeouts, idle handlers)");
+  for (auto& m : modules_)
+    for (auto& x : m->activity())
+      result.push_back(std::string{m->name()} + ": " + x);
+  return result;
+}
+
+void actor_system::shutdown(timespan grace) {
+  if (grace == infinite || grace < timespan::zero())
+    throw std::invalid_argument("troupe: shutdown(grace) needs a finite, non-negative grace");
+  if (grace == timespan::zero()) {
+    shutdown();
+    return;
+  }
+  // The timer counts as activity: the destructor waits for it.
+  auto id = clock_->schedule(clock_->now() + grace, [this] { shutdown(); });
+  if (id == detail::invalid_timer_id)
+    shutdown(); // the clock has stopped: so has the system
 }
 
 uint64_t actor_system::messages_taken() const {

@@ -600,9 +600,16 @@ actor_system_config::actor_system_config() {
   auto grace = detail::make_config_option(&shutdown_grace_period,
                                           std::chrono::milliseconds{0}, mb::max_wait);
   grace.key = "troupe.shutdown.grace-period";
-  grace.description = "how long the system's destructor waits for actors that no longer "
-                      "run before it stops them";
+  grace.description = "how long the system's destructor waits for a message from outside "
+                      "once nothing inside can make an actor run, before it stops them";
   add_builtin(std::move(grace));
+
+  auto report = detail::make_config_option(&shutdown_report_interval,
+                                           defaults::shutdown::min_report_interval,
+                                           mb::max_wait);
+  report.key = "troupe.shutdown.report-interval";
+  report.description = "how often the system's destructor says what it still waits for";
+  add_builtin(std::move(report));
 
   namespace nd = defaults::net;
   auto listen_address = detail::make_config_option(&net.listen_address);

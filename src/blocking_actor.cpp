@@ -39,16 +39,30 @@ void blocking_actor::finish(error reason) {
   cleanup(std::move(reason), nullptr);
 }
 
+bool blocking_actor::active() const noexcept {
+  if (borrows_thread_)
+    return false;
+  switch (receive_wait_.load(std::memory_order_relaxed)) {
+    case receive_wait::none:
+    case receive_wait::timed:
+      return true;
+    case receive_wait::untimed:
+      break;
+  }
+  return mailbox_.size() > 0;
+}
+
 mailbox_element_ptr blocking_actor::dequeue(clock::time_point deadline) {
   struct waiting {
-    std::atomic<bool>& flag;
-    explicit waiting(std::atomic<bool>& f) : flag(f) {
-      flag.store(true, std::memory_order_relaxed);
+    std::atomic<receive_wait>& where;
+    waiting(std::atomic<receive_wait>& w, receive_wait x) : where(w) {
+      where.store(x, std::memory_order_relaxed);
     }
     ~waiting() {
-      flag.store(false, std::memory_order_relaxed);
+      where.store(receive_wait::none, std::memory_order_relaxed);
     }
-  } report{in_receive_};
+  } report{receive_wait_, deadline == clock::time_point::max() ? receive_wait::untimed
+                                                                 : receive_wait::timed};
   for (;;) {
     if (auto* x = mailbox_.pop()) {
       after_pop();

@@ -368,12 +368,26 @@ error local_actor::down_error(const error& reason) const {
                "actor#" + std::to_string(id()) + " has terminated: " + to_string(reason)};
 }
 
+bool local_actor::active() const noexcept {
+  // An idle actor blocks its mailbox (scheduled_actor::resume, a blocking
+  // actor's dequeue); size() is never too low while a sender pushes.
+  return !mailbox_.blocked() || mailbox_.size() > 0;
+}
+
 std::string local_actor::wait_report() const {
   std::string out = std::to_string(mailbox_.size()) + " queued messages";
   if (auto n = pending_requests_.load(std::memory_order_relaxed); n > 0)
     out += ", " + std::to_string(n) + " pending requests";
-  if (in_receive_.load(std::memory_order_relaxed))
-    out += ", in a blocking receive";
+  switch (receive_wait_.load(std::memory_order_relaxed)) {
+    case receive_wait::none:
+      break;
+    case receive_wait::untimed:
+      out += ", in a blocking receive";
+      break;
+    case receive_wait::timed:
+      out += ", in a blocking receive with a timeout";
+      break;
+  }
   if (auto n = self_sends_.load(std::memory_order_relaxed); n > 0)
     out += ", sent itself " + std::to_string(n) + " messages";
   return out;

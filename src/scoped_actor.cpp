@@ -7,6 +7,7 @@ namespace troupe {
 scoped_actor::scoped_actor(actor_system& sys)
   : handle_(detail::make_actor<blocking_actor>(sys.next_actor_id(), &sys)),
     self_(static_cast<blocking_actor*>(handle_.ctrl()->get())) {
+  self_->borrows_thread_ = true;
   sys.list_actor(self_);
 }
 

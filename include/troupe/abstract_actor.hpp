@@ -79,6 +79,14 @@ public:
     return 0;
   }
 
+  /// True while something of the actor's own can still make it run: a
+  /// queued message, a handler or a blocking body that runs, a receive with
+  /// a timeout. The actor system's destructor waits while any actor is
+  /// active (actor_system::activity). Any thread; a recent snapshot.
+  virtual bool active() const noexcept {
+    return false;
+  }
+
   /// True for an actor the scheduler's workers run (not a blocking or a
   /// detached one): its due timers reach it through the workers
   /// (actor_system::deliver_due). Any thread.

@@ -2,10 +2,12 @@
 
 // The actor system owns the scheduler, the clock and the threads of
 // detached and blocking actors, and spawns actors. Destroying it waits until
-// every actor (but hidden ones) has terminated. While actors run it waits;
-// once none has taken a message for the grace period
-// (troupe.shutdown.grace-period), it logs which actors it still waits for,
-// calls shutdown(), waits for them to stop, and stops the threads.
+// every actor (but hidden ones) has terminated: while anything inside the
+// system can still make an actor run (activity()), it waits for that and
+// says every troupe.shutdown.report-interval what it is; once nothing can,
+// it waits one grace period (troupe.shutdown.grace-period) for a message
+// from outside, then logs which actors are left, calls shutdown(), waits
+// for them to stop, and stops the threads.
 //
 //   actor_system_config cfg;
 //   actor_system sys{cfg};
@@ -122,8 +124,7 @@ public:
   actor_system(const actor_system&) = delete;
   actor_system& operator=(const actor_system&) = delete;
 
-  /// Waits for every non-hidden actor (once none has run for the grace
-  /// period, shutdown() stops them), then stops the scheduler, the clock
+  /// Calls await_end(), then stops the modules, the clock, the scheduler
   /// and every actor thread.
   ~actor_system();
 
@@ -219,6 +220,33 @@ public:
   /// Blocks until every non-hidden actor has terminated or `timeout` has
   /// passed; true if they all have.
   bool await_all_actors_done(timespan timeout);
+
+  /// Waits as the destructor does until every non-hidden actor has
+  /// terminated: while anything inside the system can still make an actor
+  /// run (see activity()), saying every troupe.shutdown.report-interval
+  /// what; once nothing can, one grace period (troupe.shutdown.grace-period)
+  /// for a message from outside; then it stops the actors left with
+  /// shutdown(), saying which. An actor that keeps sending itself messages
+  /// keeps it waiting, as in CAF: shutdown(grace) ends that. exec_main calls
+  /// it before the system goes out of scope, so that SIGINT still reaches
+  /// the system while it waits. Not from an actor of this system.
+  void await_end();
+
+  /// What inside the system can still make an actor run, one line each: an
+  /// active actor (abstract_actor::active: queued messages, a handler or a
+  /// blocking body running, a receive with a timeout) with what it waits
+  /// on, the pending timers (delayed messages, request timeouts, idle
+  /// handlers), and what a module holds open (a listening port). Empty
+  /// once the system is quiescent: then only a message from outside (a
+  /// handle kept outside, a remote node) can make an actor run. Any
+  /// thread; a snapshot.
+  std::vector<std::string> activity() const;
+
+  /// Ends the system `grace` from now: then shutdown() stops every actor,
+  /// whatever it does; until then, actors finish on their own. What SIGINT
+  /// and SIGTERM do under TROUPE_MAIN. Any thread; `grace` finite (zero
+  /// calls shutdown() at once).
+  void shutdown(timespan grace);
 
   /// Stops everything, from any thread (a handler too): pending timers
   /// are dropped (a delayed message counts as a dead letter), and every

@@ -530,6 +530,9 @@ public:
   /// troupe.shutdown.grace-period: see defaults::shutdown::grace_period.
   std::chrono::milliseconds shutdown_grace_period = defaults::shutdown::grace_period;
 
+  /// troupe.shutdown.report-interval: see defaults::shutdown::report_interval.
+  std::chrono::milliseconds shutdown_report_interval = defaults::shutdown::report_interval;
+
   /// troupe.net.*: see defaults::net.
   net_config net;
 

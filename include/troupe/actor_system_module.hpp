@@ -7,7 +7,9 @@
 // before the scheduler and the clock stop: a module's threads may send to
 // actors until then.
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace troupe {
 
@@ -26,6 +28,14 @@ public:
   /// Called once, by the actor system's destructor (after every actor has
   /// finished) or by its shutdown().
   virtual void stop() noexcept = 0;
+
+  /// What the module holds open that can still make an actor run (a
+  /// listening port, say), one short line each; none by default. The
+  /// actor system's destructor waits while there is any
+  /// (actor_system::activity). Any thread.
+  virtual std::vector<std::string> activity() const {
+    return {};
+  }
 };
 
 } // namespace troupe

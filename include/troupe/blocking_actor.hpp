@@ -117,6 +117,11 @@ public:
     return "blocking actor";
   }
 
+  /// Running its body, waiting in a receive with a timeout, or a message
+  /// arrived. A scoped actor never: its thread is the caller's, outside the
+  /// system.
+  bool active() const noexcept override;
+
   /// Handles one message with the first matching handler; the last argument
   /// may be `after(timeout) >> f`, called if nothing matched in time. Once
   /// the system shuts down, a handler for `error` gets errc::system_shutdown
@@ -212,6 +217,8 @@ protected:
   void on_cleanup(const error& reason, execution_unit* ctx) override;
 
 private:
+  friend class scoped_actor;
+
   template <class... Fs>
   void receive_impl(Fs... fs) {
     constexpr bool has_timeout
@@ -267,6 +274,8 @@ private:
   mailbox_type::list_type stash_;
   // Set by the exit that actor_system::shutdown sends; the actor's thread only.
   bool shut_down_ = false;
+  // A scoped actor's: set once by scoped_actor before anyone sees the actor.
+  bool borrows_thread_ = false;
   // Requests that timed out before their response came. Their responses
   // are dropped; kept in the stash, they would pile up until the actor
   // terminates (a scoped_actor in a loop of timed-out requests).

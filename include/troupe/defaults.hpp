@@ -168,11 +168,16 @@ inline constexpr std::string_view execution = "scheduled";
 
 namespace shutdown {
 /// troupe.shutdown.grace-period: how long the actor system's destructor
-/// waits for actors to finish on their own once none of them runs any more
-/// (actors that keep running are working, and it waits for them). Then it
-/// logs which actors it still waits for and calls shutdown(), which stops
-/// them all.
+/// waits for a message from outside once nothing inside the system can make
+/// an actor run any more (while something can, it waits for that: see
+/// actor_system::activity). Then it logs which actors are left and calls
+/// shutdown(), which stops them all. Also what SIGINT and SIGTERM give the
+/// actors under TROUPE_MAIN.
 inline constexpr std::chrono::milliseconds grace_period{5000};
+/// troupe.shutdown.report-interval: how often the destructor says what it
+/// still waits for.
+inline constexpr std::chrono::milliseconds report_interval{5000};
+inline constexpr std::chrono::milliseconds min_report_interval{10};
 } // namespace shutdown
 
 namespace net {

@@ -4,6 +4,9 @@
 // command line (and --config-file) into a config, prints the help text for
 // --help, reports a bad option on stderr with exit code 1, and otherwise runs
 // `fn` with a started actor system; its int result, if any, is the exit code.
+// Then it waits for the system's end (actor_system::await_end). SIGINT or
+// SIGTERM meanwhile ends the system after its grace period, and the exit
+// code is then 128 + the signal's number, as if it had killed the process.
 //
 // `fn` is `R fn(actor_system&)` or `R fn(actor_system&, const my_config&)`;
 // the config is an actor_system_config or the subclass the second parameter
@@ -25,6 +28,7 @@
 #include "troupe/actor_system.hpp"
 #include "troupe/actor_system_config.hpp"
 #include "troupe/actor_system_module.hpp"
+#include "troupe/detail/signal_shutdown.hpp"
 #include "troupe/init_global_meta_objects.hpp"
 
 #include <cstdio>
@@ -78,18 +82,23 @@ int exec_main(F fn, int argc, char** argv) {
     return EXIT_SUCCESS;
   }
   actor_system sys{cfg};
+  detail::signal_shutdown signals{sys};
   auto run = [&] {
     if constexpr (traits::takes_config)
       return fn(sys, cfg);
     else
       return fn(sys);
   };
-  if constexpr (std::is_void_v<decltype(run())>) {
+  int rc = EXIT_SUCCESS;
+  if constexpr (std::is_void_v<decltype(run())>)
     run();
-    return EXIT_SUCCESS;
-  } else {
-    return static_cast<int>(run());
-  }
+  else
+    rc = static_cast<int>(run());
+  // Here, not in the destructor: a signal still reaches the system.
+  sys.await_end();
+  if (auto sig = signals.caught(); sig != 0)
+    return 128 + sig; // as a shell reports a process the signal killed
+  return rc;
 }
 
 } // namespace troupe

@@ -277,7 +277,17 @@ public:
     return taken_.load(std::memory_order_relaxed);
   }
 
+  /// Queued messages, or not waiting for one (scheduled, or running).
+  bool active() const noexcept override;
+
 protected:
+  /// Where a blocking actor's thread is, for active() and wait_report().
+  enum class receive_wait : uint8_t {
+    none,         // not in a receive: running its body (or not blocking)
+    untimed,      // waiting for a message without a timeout
+    timed,        // waiting for a message until a deadline
+  };
+
   /// Enqueues into `dest` or counts a dead letter if `dest` is null.
   void deliver(actor_control_block* dest, mailbox_element_ptr elem);
 
@@ -362,7 +372,9 @@ protected:
   // Messages taken from the mailbox: the shutdown's sign of life.
   std::atomic<uint64_t> taken_{0};
   std::atomic<uint32_t> pending_requests_{0};
-  std::atomic<bool> in_receive_{false};
+  // Where a blocking actor's thread is: written by that thread, read by any
+  // (relaxed).
+  std::atomic<receive_wait> receive_wait_{receive_wait::none};
   // Set by the actor as it mutes itself; cleared by whoever runs it again.
   std::atomic<bool> muted_{false};
   mailbox_element* current_element_ = nullptr;

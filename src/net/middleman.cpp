@@ -50,6 +50,10 @@ void middleman::stop() noexcept {
   impl_->stop();
 }
 
+std::vector<std::string> middleman::activity() const {
+  return impl_->activity();
+}
+
 expected<void> middleman::unpublish(uint16_t port) {
   return impl_->unpublish(port);
 }
@@ -678,10 +682,30 @@ size_t middleman_impl::connected_nodes() const {
   return nodes.size();
 }
 
+std::vector<std::string> middleman_impl::activity() const {
+  std::vector<std::string> result;
+  size_t buffered = 0;
+  {
+    std::lock_guard guard{mtx_};
+    for (auto& [port, entry] : published_) {
+      if (!entry.hdl)
+        result.push_back("listening on port " + std::to_string(port));
+      else if (!entry.hdl->get()->terminated())
+        result.push_back("listening on port " + std::to_string(port) + " for actor#"
+                         + std::to_string(entry.hdl->id()));
+    }
+  }
+  // Each peer's lock apart from ours.
+  for (auto& p : peers_now())
+    buffered += p->buffered();
+  if (buffered > 0)
+    result.push_back(std::to_string(buffered) + " bytes queued for peers");
+  return result;
+}
+
 size_t middleman_impl::buffered_bytes() const {
-  std::lock_guard guard{mtx_};
   size_t total = 0;
-  for (auto& p : peers_)
+  for (auto& p : peers_now())
     total += p->buffered();
   return total;
 }

@@ -117,6 +117,9 @@ public:
 
   size_t buffered_bytes() const;
 
+  /// See middleman::activity.
+  std::vector<std::string> activity() const;
+
   /// Our actor `id` if it is published or was exported to any peer, else
   /// null: a handle of it that comes back through a third node.
   strong_actor_ptr exported_actor(uint64_t id) const;

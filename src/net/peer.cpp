@@ -458,7 +458,6 @@ void peer::close(const error& reason) {
     exports.swap(exports_);
     last_export_ = nullptr;
     unmuted.swap(muted_);
-    buffered_.store(0, std::memory_order_relaxed);
   }
   // They send again, and their messages bounce.
   resume(std::move(unmuted));
@@ -614,10 +613,13 @@ bool peer::add_muted(strong_actor_ptr sender) {
   return true;
 }
 
-size_t peer::pending_locked() noexcept {
-  auto n = out_.size() + (io_writing_ ? io_buf_.size() - io_offset_ : 0);
-  buffered_.store(n, std::memory_order_relaxed);
-  return n;
+size_t peer::pending_locked() const noexcept {
+  return closed_ ? 0 : out_.size() + (io_writing_ ? io_buf_.size() - io_offset_ : 0);
+}
+
+size_t peer::buffered() const {
+  std::lock_guard guard{out_mtx_};
+  return pending_locked();
 }
 
 std::vector<strong_actor_ptr> peer::take_unmuted_locked() {

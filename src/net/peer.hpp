@@ -105,10 +105,9 @@ public:
   /// Our actor `id` if it was exported to this peer, else null.
   strong_actor_ptr exported_actor(uint64_t id) const;
 
-  /// Bytes queued for the peer that the kernel has not taken yet.
-  size_t buffered() const noexcept {
-    return buffered_.load(std::memory_order_relaxed);
-  }
+  /// Bytes queued for the peer that the kernel has not taken yet. Any
+  /// thread.
+  size_t buffered() const;
 
   /// Tells the peer that our actor `id` terminated, if it was exported to
   /// it; false if it was not.
@@ -162,8 +161,8 @@ private:
   void arm_timer(clock::duration delay);
   /// Writes out_ now, or arranges for it (out_mtx_ held).
   void flush_locked() noexcept;
-  /// Bytes not yet taken by the kernel (out_mtx_ held); updates buffered_.
-  size_t pending_locked() noexcept;
+  /// Bytes not yet taken by the kernel (out_mtx_ held).
+  size_t pending_locked() const noexcept;
   /// The muted senders to run again, if the buffer is below half its bound
   /// (out_mtx_ held); run them with resume() once the lock is released.
   std::vector<strong_actor_ptr> take_unmuted_locked();
@@ -239,7 +238,6 @@ private:
 
   // Any thread.
   std::atomic<int64_t> last_write_ns_{0};
-  std::atomic<size_t> buffered_{0};
 };
 
 } // namespace troupe::net::detail

@@ -31,6 +31,11 @@ public:
     };
   }
 
+  /// Its nodes run on runners of their own, not in this actor's handlers.
+  bool active() const noexcept override {
+    return event_based_actor::active() || state_->working();
+  }
+
   void on_cleanup(const error& reason, execution_unit* ctx) override {
     event_based_actor::on_cleanup(reason, ctx);
     if (done_)

@@ -47,6 +47,7 @@ resumable::resume_result runner::resume(execution_unit* ctx, size_t) {
       break;
     }
     if (s == step::finished) {
+      finished_.store(true, std::memory_order_release);
       graph_->runner_finished();
       result = resume_result::done;
       break;
@@ -183,6 +184,12 @@ void graph_state::fail(error reason) {
 error graph_state::reason() const {
   std::lock_guard guard{mtx_};
   return reason_;
+}
+
+bool graph_state::working() const {
+  std::lock_guard guard{mtx_};
+  return !finished_ && std::any_of(runners_.begin(), runners_.end(),
+                                   [](const runner* r) { return r->working(); });
 }
 
 void graph_state::runner_finished() {

@@ -379,6 +379,54 @@ TEST_P(remote_actor_test, a_graceful_shutdown_delivers_everything_sent_before_it
   anon_send_exit(sink, exit_reason::user_shutdown);
 }
 
+namespace {
+
+/// actor_system::activity as one string, a line each.
+std::string activity_of(actor_system& sys) {
+  std::string out;
+  for (auto& x : sys.activity())
+    out += x + "\n";
+  return out;
+}
+
+} // namespace
+
+TEST_P(remote_actor_test, a_port_listening_for_a_live_published_actor_keeps_the_system) {
+  auto doubler = b.sys->spawn([] { return behavior{[](int32_t x) { return 2 * x; }}; });
+  auto port = b.mm().publish(doubler, 0);
+  ASSERT_TRUE(port) << to_string(port.error());
+  auto what = activity_of(*b.sys);
+  EXPECT_NE(what.find("troupe.net.middleman: listening on port " + std::to_string(*port)
+                      + " for actor#" + std::to_string(doubler.id())),
+            std::string::npos)
+    << what;
+  // A dead actor can't be reached through the port any more.
+  anon_send_exit(doubler, exit_reason::user_shutdown);
+  for (int i = 0; i < 1000 && activity_of(*b.sys).find("listening") != std::string::npos; ++i)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(activity_of(*b.sys).find("listening"), std::string::npos) << activity_of(*b.sys);
+}
+
+TEST_P(remote_actor_test, a_connection_alone_does_not_keep_the_system) {
+  auto doubler = b.sys->spawn([] { return behavior{[](int32_t x) { return 2 * x; }}; });
+  auto remote = connect(doubler);
+  ASSERT_TRUE(remote);
+  scoped_actor self{*a.sys};
+  self->request(remote, 5s, int32_t{1}).receive([](int32_t) {}, [](const error& err) {
+    FAIL() << to_string(err);
+  });
+  // The peer is a handle from outside: a's system waits a grace period for
+  // it, not for ever. Bytes in flight count until the kernel took them.
+  auto net_lines = [&] {
+    auto what = activity_of(*a.sys);
+    return what.find("troupe.net.middleman") != std::string::npos;
+  };
+  for (int i = 0; i < 1000 && net_lines(); ++i)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_FALSE(net_lines()) << activity_of(*a.sys);
+  anon_send_exit(doubler, exit_reason::user_shutdown);
+}
+
 INSTANTIATE_TEST_SUITE_P(receivers, remote_actor_test, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? "on_the_io_thread" : "on_workers";

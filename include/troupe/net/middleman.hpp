@@ -66,6 +66,12 @@ public:
   /// and stops the I/O thread.
   void stop() noexcept override;
 
+  /// Each port it listens on for a live published actor (or opened with
+  /// open()), and bytes still queued for peers: a server keeps its system
+  /// running. A connection alone does not: the peer is a handle from
+  /// outside, which the system waits one grace period for.
+  std::vector<std::string> activity() const override;
+
   /// Accepts connections on `port` (0: one the system picks) at `address`
   /// (default: troupe.net.listen-address, loopback) that get `hdl` as
   /// remote_actor's result; returns the port.

@@ -60,6 +60,13 @@ public:
   /// Starts the runner: schedules it, or starts its thread.
   void start();
 
+  /// Queued or running, not parked or finished: for the actor system's
+  /// shutdown, which waits while a graph works. Any thread; a snapshot.
+  bool working() const noexcept {
+    return !finished_.load(std::memory_order_acquire)
+           && state_.load(std::memory_order_acquire) != parked;
+  }
+
   /// The node and replica, for error messages: "counter[1]".
   const std::string& name() const noexcept {
     return name_;
@@ -94,6 +101,7 @@ private:
   enum : uint8_t { running, notified, parked };
   std::atomic<uint8_t> state_{running};
   std::atomic<uint32_t> signal_{0}; // execution = threads: set by wake
+  std::atomic<bool> finished_{false}; // set by the running thread as run_some finishes
   mutable std::atomic<size_t> refs_{0};
 };
 
@@ -165,6 +173,10 @@ public:
 
   /// The reason the graph failed with; none if it did not.
   error reason() const;
+
+  /// True while a runner of the graph works (see runner::working). Any
+  /// thread.
+  bool working() const;
 
   /// Called by each runner once, when it finished; the last tells the
   /// coordinator (or releases its exit notice, if it exited first) and
