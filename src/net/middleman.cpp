@@ -696,8 +696,12 @@ std::vector<std::string> middleman_impl::activity() const {
     }
   }
   // Each peer's lock apart from ours.
-  for (auto& p : peers_now())
+  for (auto& p : peers_now()) {
     buffered += p->buffered();
+    if (auto n = p->awaited_responses(); n > 0)
+      result.push_back(std::to_string(n) + " requests awaiting a response from node "
+                       + p->remote_name());
+  }
   if (buffered > 0)
     result.push_back(std::to_string(buffered) + " bytes queued for peers");
   return result;

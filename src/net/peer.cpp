@@ -13,6 +13,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sys/socket.h>
@@ -620,6 +621,15 @@ size_t peer::pending_locked() const noexcept {
 size_t peer::buffered() const {
   std::lock_guard guard{out_mtx_};
   return pending_locked();
+}
+
+size_t peer::awaited_responses() const {
+  std::lock_guard guard{out_mtx_};
+  // A requester that terminated waits for nothing.
+  return static_cast<size_t>(
+    std::count_if(pending_.begin(), pending_.end(), [](const auto& kvp) {
+      return kvp.second.requester && !kvp.second.requester->get()->terminated();
+    }));
 }
 
 std::vector<strong_actor_ptr> peer::take_unmuted_locked() {

@@ -109,6 +109,10 @@ public:
   /// thread.
   size_t buffered() const;
 
+  /// Requests this node's live actors sent the peer that it has not
+  /// answered yet. Any thread.
+  size_t awaited_responses() const;
+
   /// Tells the peer that our actor `id` terminated, if it was exported to
   /// it; false if it was not.
   bool send_down(uint64_t id, const error& reason);

@@ -427,6 +427,30 @@ TEST_P(remote_actor_test, a_connection_alone_does_not_keep_the_system) {
   anon_send_exit(doubler, exit_reason::user_shutdown);
 }
 
+TEST_P(remote_actor_test, a_client_waiting_for_a_slow_remote_answer_keeps_its_system) {
+  // Answers after three of a's grace periods.
+  auto slow = b.sys->spawn([] {
+    return behavior{[](int32_t x) {
+      std::this_thread::sleep_for(600ms);
+      return 2 * x;
+    }};
+  });
+  auto remote = connect(slow);
+  ASSERT_TRUE(remote);
+  auto answer = std::make_shared<std::atomic<int32_t>>(0);
+  a.sys->spawn([remote, answer](event_based_actor* self) {
+    self->request(remote, infinite, int32_t{21}).then([self, answer](int32_t y) {
+      *answer = y;
+      self->quit();
+    });
+    return behavior{[](const std::string&) {}};
+  });
+  // Nothing runs on a meanwhile, but its request is out on the network.
+  a.sys.reset();
+  EXPECT_EQ(answer->load(), 42);
+  anon_send_exit(slow, exit_reason::user_shutdown);
+}
+
 INSTANTIATE_TEST_SUITE_P(receivers, remote_actor_test, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? "on_the_io_thread" : "on_workers";

@@ -67,9 +67,11 @@ public:
   void stop() noexcept override;
 
   /// Each port it listens on for a live published actor (or opened with
-  /// open()), and bytes still queued for peers: a server keeps its system
-  /// running. A connection alone does not: the peer is a handle from
-  /// outside, which the system waits one grace period for.
+  /// open()), requests of live actors that a peer has not answered yet, and
+  /// bytes still queued for peers: a server keeps its system running, and
+  /// so does a client waiting for a slow answer. A connection alone does
+  /// not: the peer is a handle from outside, which the system waits one
+  /// grace period for.
   std::vector<std::string> activity() const override;
 
   /// Accepts connections on `port` (0: one the system picks) at `address`
