@@ -140,6 +140,10 @@ void actor_system::await_end() {
   const auto report_interval = cfg_.shutdown_report_interval;
   // While something can still run, look this often whether it still can.
   const timespan poll = std::clamp<timespan>(grace, 10ms, 1s);
+  // A timer's message on its way from the clock to a mailbox shows in no
+  // snapshot, nor does a message sent by an actor seen later to an actor
+  // seen earlier: quiescence is two snapshots at least this far apart.
+  const timespan quiet_needed = std::max<timespan>(grace, 10ms);
   auto next_report = clock::now() + report_interval;
   auto progress = messages_taken();
   std::optional<clock::time_point> quiet_since;
@@ -165,11 +169,11 @@ void actor_system::await_end() {
     // Quiescent: only a message from outside can make an actor run now.
     if (!quiet_since) {
       quiet_since = now;
-      wait = grace;
+      wait = quiet_needed;
       continue;
     }
-    if (auto quiet = now - *quiet_since; quiet < grace) {
-      wait = grace - quiet;
+    if (auto quiet = now - *quiet_since; quiet < quiet_needed) {
+      wait = quiet_needed - quiet;
       continue;
     }
     TROUPE_LOG_WARNING("actor_system",

@@ -286,10 +286,12 @@ disposable detail::deliver_later(strong_actor_ptr dest, timespan delay,
       sys.deliver_due(std::move(dest), std::move(elem));
     }
   };
-  auto state = std::make_shared<delayed_state>();
-  auto& clock = dest->system().clock();
+  auto& sys = dest->system();
+  auto state = std::make_shared<delayed_state>(sys.weak_clock());
+  auto& clock = sys.clock();
   auto deadline = clock.now() + delay;
-  clock.schedule(deadline, delayed_message{state, std::move(dest), std::move(elem)});
+  state->set_timer(
+    clock.schedule(deadline, delayed_message{state, std::move(dest), std::move(elem)}));
   return disposable{std::move(state)};
 }
 

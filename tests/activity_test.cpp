@@ -81,6 +81,17 @@ TEST_F(activity, a_delayed_message_is_activity_until_it_is_handled) {
   EXPECT_TRUE(quiescent()) << text();
 }
 
+TEST_F(activity, a_disposed_delayed_message_is_no_activity) {
+  auto a = sys.spawn(echo);
+  dispatch_messages();
+  auto pending = anon_mail(int32_t{1}).delay(1h).send(a);
+  EXPECT_EQ(num_timeouts(), 1u);
+  pending.dispose();
+  EXPECT_EQ(num_timeouts(), 0u);
+  EXPECT_TRUE(quiescent()) << text();
+  EXPECT_EQ(sys.dead_letters(), 0u) << "disposed, not dropped";
+}
+
 TEST_F(activity, a_request_with_a_timeout_is_activity_until_it_times_out) {
   auto server = sys.spawn(forgetful);
   error seen;

@@ -5,12 +5,15 @@
 //                    eat: a delayed message each time
 //   --mode=timer     an actor that gets one delayed message after 300 ms,
 //                    prints it and then waits for nothing
+//   --mode=receive   main itself waits in a receive without an error
+//                    handler, which only the end of the system ends
 
 #include "troupe/caf_main.hpp"
 
 #include "troupe/anon_mail.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/opt_group.hpp"
+#include "troupe/scoped_actor.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -23,7 +26,7 @@ namespace {
 
 struct config : actor_system_config {
   config() {
-    opt_group{custom_options_, "global"}.add(mode, "mode", "forever or timer");
+    opt_group{custom_options_, "global"}.add(mode, "mode", "forever, timer or receive");
   }
   std::string mode = "forever";
 };
@@ -52,6 +55,13 @@ int caf_main(actor_system& sys, const config& cfg) {
       }};
     });
     anon_mail(std::string{"delivered"}).delay(300ms).send(a);
+    return 0;
+  }
+  if (cfg.mode == "receive") {
+    scoped_actor self{sys};
+    std::puts("receiving");
+    std::fflush(stdout);
+    self->receive([](int) {});
     return 0;
   }
   std::fprintf(stderr, "unknown mode: %s\n", cfg.mode.c_str());

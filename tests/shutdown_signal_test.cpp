@@ -118,3 +118,23 @@ TEST(shutdown_signal, a_delayed_message_past_the_grace_period_is_delivered_befor
   EXPECT_EQ(p.read_line(), "delivered");
   EXPECT_EQ(p.wait_exit(60s), 0);
 }
+
+TEST(shutdown_signal, sigint_ends_a_main_that_waits_in_a_receive_without_error_handler) {
+  program p{{"--mode=receive", "--troupe.shutdown.grace-period=50ms"}};
+  ASSERT_TRUE(p.started());
+  EXPECT_EQ(p.read_line(), "receiving");
+  p.signal(SIGINT);
+  EXPECT_EQ(p.wait_exit(60s), 128 + SIGINT);
+}
+
+TEST(shutdown_signal, a_second_signal_of_either_kind_kills_the_process_at_once) {
+  // A grace period the test does not wait for.
+  program p{{"--mode=forever", "--troupe.shutdown.grace-period=1h"}};
+  ASSERT_TRUE(p.started());
+  EXPECT_EQ(p.read_line(), "ticking");
+  p.signal(SIGINT);
+  // The first one's handler restores the default ones: give it the time.
+  std::this_thread::sleep_for(200ms);
+  p.signal(SIGTERM);
+  EXPECT_EQ(p.wait_exit(60s), -1) << "not killed by the second signal";
+}

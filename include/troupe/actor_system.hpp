@@ -236,10 +236,11 @@ public:
   /// active actor (abstract_actor::active: queued messages, a handler or a
   /// blocking body running, a receive with a timeout) with what it waits
   /// on, the pending timers (delayed messages, request timeouts, idle
-  /// handlers), and what a module holds open (a listening port). Empty
-  /// once the system is quiescent: then only a message from outside (a
-  /// handle kept outside, a remote node) can make an actor run. Any
-  /// thread; a snapshot.
+  /// handlers), and what a module holds open (a listening port). Hidden
+  /// actors' work counts too: it may be on behalf of others. Empty once
+  /// the system is quiescent: then only a message from outside (a handle
+  /// kept outside, a remote node) can make an actor run. Any thread; a
+  /// snapshot.
   std::vector<std::string> activity() const;
 
   /// Ends the system `grace` from now: then shutdown() stops every actor,
@@ -290,6 +291,12 @@ public:
   /// Runs delayed sends, request timeouts and idle handlers.
   actor_clock& clock() noexcept {
     return *clock_;
+  }
+
+  /// The clock, for what may outlive the system (a disposable cancels its
+  /// timer through it while the system lives).
+  std::weak_ptr<actor_clock> weak_clock() const noexcept {
+    return clock_;
   }
 
   /// Per-worker counters of the scheduler.
@@ -377,7 +384,8 @@ private:
   const actor_system_config& cfg_;
   size_t max_throughput_;
   std::unique_ptr<troupe::scheduler> scheduler_;
-  std::unique_ptr<actor_clock> clock_;
+  // Shared only with weak references (disposables): the system owns it.
+  std::shared_ptr<actor_clock> clock_;
   // Null when the scheduler is deterministic: its owner runs due timers
   // when it advances time, and expects their messages delivered by then.
   std::unique_ptr<detail::due_deliveries> due_;

@@ -177,6 +177,7 @@ inline constexpr std::chrono::milliseconds grace_period{5000};
 /// troupe.shutdown.report-interval: how often the destructor says what it
 /// still waits for.
 inline constexpr std::chrono::milliseconds report_interval{5000};
+/// The shortest report-interval a setting may ask for.
 inline constexpr std::chrono::milliseconds min_report_interval{10};
 } // namespace shutdown
 

@@ -7,9 +7,11 @@
 //   ...
 //   tick.dispose();  // no tick arrives after this
 //
-// A disposed message is dropped quietly when its time comes (it is no dead
-// letter: someone asked for it to go). Any thread may call any member; a
+// A disposed message is dropped quietly (it is no dead letter: someone asked
+// for it to go), and its timer is cancelled. Any thread may call any member; a
 // default-constructed disposable refers to nothing.
+
+#include "troupe/actor_clock.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -22,6 +24,10 @@ namespace detail {
 /// Shared by a delayed message and the disposables that refer to it.
 class delayed_state {
 public:
+  delayed_state() noexcept = default;
+
+  explicit delayed_state(std::weak_ptr<actor_clock> clock) noexcept : clock_(std::move(clock)) {}
+
   /// True for the one caller that moves the state out of pending: the timer
   /// (which then delivers) or dispose().
   bool settle() noexcept {
@@ -32,8 +38,26 @@ public:
     return settled_.load(std::memory_order_acquire);
   }
 
+  /// Names the timer, once it is scheduled, so that dispose() can cancel it.
+  void set_timer(timer_id id) noexcept {
+    timer_.store(id, std::memory_order_release);
+  }
+
+  /// Settles; if that was first, cancels the timer while its clock lives: a
+  /// disposed message no longer counts as a pending timer, which keeps the
+  /// system's destructor waiting.
+  void dispose() noexcept {
+    if (!settle())
+      return;
+    if (auto id = timer_.load(std::memory_order_acquire); id != invalid_timer_id)
+      if (auto clock = clock_.lock())
+        clock->cancel(id);
+  }
+
 private:
   std::atomic<bool> settled_{false};
+  std::atomic<timer_id> timer_{invalid_timer_id};
+  std::weak_ptr<actor_clock> clock_;
 };
 
 } // namespace detail
@@ -48,7 +72,7 @@ public:
   /// Cancels the delayed message unless it was sent already. Idempotent.
   void dispose() noexcept {
     if (state_)
-      state_->settle();
+      state_->dispose();
   }
 
   /// True once the message was sent, dropped or disposed, or if this refers

@@ -90,10 +90,16 @@ int exec_main(F fn, int argc, char** argv) {
       return fn(sys);
   };
   int rc = EXIT_SUCCESS;
-  if constexpr (std::is_void_v<decltype(run())>)
-    run();
-  else
-    rc = static_cast<int>(run());
+  try {
+    if constexpr (std::is_void_v<decltype(run())>)
+      run();
+    else
+      rc = static_cast<int>(run());
+  } catch (const actor_exited&) {
+    // A receive without an error handler, ended by the signal's shutdown.
+    if (signals.caught() == 0)
+      throw;
+  }
   // Here, not in the destructor: a signal still reaches the system.
   sys.await_end();
   if (auto sig = signals.caught(); sig != 0)

@@ -15,18 +15,42 @@ namespace troupe::detail {
 namespace {
 
 // Process-wide: a signal handler has no other way to its guard.
-sem_t wakeup;
 std::atomic<int> caught_signal{0};
 std::atomic<bool> stopping{false};
 std::atomic<bool> in_use{false};
+std::atomic<bool> took_int{false};
+std::atomic<bool> took_term{false};
 struct sigaction previous_int;
 struct sigaction previous_term;
 
+/// Posted by the handler. Never destroyed: a handler still running on
+/// another thread as a guard goes away may post it. First called by a
+/// guard's constructor, before any handler is installed.
+sem_t& wakeup() {
+  struct semaphore {
+    semaphore() {
+      sem_init(&sem, 0, 0);
+    }
+    sem_t sem;
+  };
+  static semaphore x;
+  return x.sem;
+}
+
 extern "C" void on_signal(int sig) {
-  // The first signal wins; SA_RESETHAND made the next one kill us.
+  auto saved = errno;
+  // The first signal wins; the next one, of either kind, kills us.
   int none = 0;
   caught_signal.compare_exchange_strong(none, sig);
-  sem_post(&wakeup);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  if (took_int.load())
+    sigaction(SIGINT, &dfl, nullptr);
+  if (took_term.load())
+    sigaction(SIGTERM, &dfl, nullptr);
+  sem_post(&wakeup());
+  errno = saved;
 }
 
 const char* signal_name(int sig) {
@@ -38,7 +62,9 @@ const char* signal_name(int sig) {
 signal_shutdown::signal_shutdown(actor_system& sys) : sys_(sys) {
   if (in_use.exchange(true))
     return;
-  sem_init(&wakeup, 0, 0);
+  auto& sem = wakeup();
+  while (sem_trywait(&sem) == 0) {
+  }
   caught_signal = 0;
   stopping = false;
   // The watcher takes no signal: the handler runs on another thread, and
@@ -52,28 +78,30 @@ signal_shutdown::signal_shutdown(actor_system& sys) : sys_(sys) {
   struct sigaction act {};
   act.sa_handler = on_signal;
   sigemptyset(&act.sa_mask);
-  act.sa_flags = SA_RESETHAND | SA_RESTART;
+  act.sa_flags = SA_RESTART;
   // A signal the process was started ignoring (nohup, a background job)
   // stays ignored.
-  auto take = [&act](int sig, struct sigaction& previous) {
+  auto take = [&act](int sig, struct sigaction& previous, std::atomic<bool>& took) {
     sigaction(sig, nullptr, &previous);
-    if (previous.sa_handler != SIG_IGN)
+    took = previous.sa_handler != SIG_IGN;
+    if (took)
       sigaction(sig, &act, nullptr);
   };
-  take(SIGINT, previous_int);
-  take(SIGTERM, previous_term);
+  take(SIGINT, previous_int, took_int);
+  take(SIGTERM, previous_term, took_term);
   installed_ = true;
 }
 
 signal_shutdown::~signal_shutdown() {
   if (!installed_)
     return;
-  sigaction(SIGINT, &previous_int, nullptr);
-  sigaction(SIGTERM, &previous_term, nullptr);
+  if (took_int.exchange(false))
+    sigaction(SIGINT, &previous_int, nullptr);
+  if (took_term.exchange(false))
+    sigaction(SIGTERM, &previous_term, nullptr);
   stopping = true;
-  sem_post(&wakeup);
+  sem_post(&wakeup());
   watcher_.join();
-  sem_destroy(&wakeup);
   in_use = false;
 }
 
@@ -84,7 +112,7 @@ int signal_shutdown::caught() const noexcept {
 void signal_shutdown::watch() {
   bool ended = false;
   for (;;) {
-    while (sem_wait(&wakeup) != 0 && errno == EINTR) {
+    while (sem_wait(&wakeup()) != 0 && errno == EINTR) {
     }
     if (stopping)
       return;

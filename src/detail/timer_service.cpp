@@ -25,6 +25,7 @@ void timer_service::start() {
   // The new thread blocks on mtx_ until we are done here.
   try {
     thread_ = std::thread{[this] { run(); }};
+    timer_thread_ = thread_.get_id();
   } catch (const std::system_error& ex) {
     // What failed, not just EAGAIN: the actor_system constructor passes it on.
     throw std::system_error(ex.code(), "troupe: cannot start the timer thread");
@@ -33,16 +34,22 @@ void timer_service::start() {
 }
 
 size_t timer_service::stop() {
-  std::lock_guard stopping{stop_mtx_};
   std::vector<action_ptr> dropped;
+  bool on_timer_thread;
   {
     std::lock_guard guard{mtx_};
     stopped_ = true;
     dropped = heap_.take_all();
+    on_timer_thread = started_ && timer_thread_ == std::this_thread::get_id();
   }
   cv_.notify_all();
-  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id())
-    thread_.join();
+  // An action that stops the clock neither waits for its own thread nor
+  // for a stop() on another thread, which waits for this action to return.
+  if (!on_timer_thread) {
+    std::lock_guard stopping{stop_mtx_};
+    if (thread_.joinable())
+      thread_.join();
+  }
   // `dropped` destroys the pending actions here, outside the lock.
   return dropped.size();
 }

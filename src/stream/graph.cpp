@@ -36,6 +36,11 @@ public:
     return event_based_actor::active() || state_->working();
   }
 
+  /// Input pushed from outside the system shows as runners that ran.
+  uint64_t messages_taken() const noexcept override {
+    return event_based_actor::messages_taken() + state_->resumes();
+  }
+
   void on_cleanup(const error& reason, execution_unit* ctx) override {
     event_based_actor::on_cleanup(reason, ctx);
     if (done_)

@@ -34,6 +34,7 @@ resumable::resume_result runner::resume(execution_unit* ctx, size_t) {
   // An RMW: it reads the last waker's exchange, so what that waker
   // published before waking us is visible to run_some.
   state_.exchange(running, std::memory_order_acq_rel);
+  resumes_.store(resumes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   auto result = resume_result::awaiting_message;
   for (;;) {
     auto s = run_some(resume_budget);
@@ -190,6 +191,14 @@ bool graph_state::working() const {
   std::lock_guard guard{mtx_};
   return !finished_ && std::any_of(runners_.begin(), runners_.end(),
                                    [](const runner* r) { return r->working(); });
+}
+
+uint64_t graph_state::resumes() const {
+  std::lock_guard guard{mtx_};
+  uint64_t total = 0;
+  for (auto* r : runners_)
+    total += r->resumes();
+  return total;
 }
 
 void graph_state::runner_finished() {

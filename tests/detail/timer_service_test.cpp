@@ -267,6 +267,23 @@ TEST(timer_service, stop_waits_for_an_action_that_is_running) {
   EXPECT_TRUE(finished.load());
 }
 
+TEST(timer_service, an_action_that_stops_the_clock_while_another_thread_stops_it_returns) {
+  timer_service svc;
+  svc.start();
+  std::binary_semaphore started{0};
+  std::atomic<bool> action_returned{false};
+  svc.schedule(clock_type::now(), [&] {
+    started.release();
+    // Long enough for the other stop() to wait for this action.
+    std::this_thread::sleep_for(std::chrono::milliseconds{50});
+    svc.stop();
+    action_returned = true;
+  });
+  started.acquire();
+  svc.stop(); // joins the timer thread, which runs the action's stop()
+  EXPECT_TRUE(action_returned.load());
+}
+
 TEST(timer_service, an_action_can_schedule_and_cancel_timers) {
   timer_service svc;
   svc.start();

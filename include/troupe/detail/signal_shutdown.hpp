@@ -2,12 +2,14 @@
 
 // While a signal_shutdown lives, SIGINT and SIGTERM end its actor system
 // after the grace period (actor_system::shutdown(grace)) instead of killing
-// the process at once; a second such signal kills it as usual. exec_main
-// holds one around the program's main function and the wait for its end.
+// the process at once; a second SIGINT or SIGTERM kills it as usual.
+// exec_main holds one around the program's main function and the wait for
+// its end.
 //
-// The signal handler only posts a semaphore (async-signal-safe); a thread
-// of the guard's own calls into the system. One guard per process at a
-// time: a second one does nothing.
+// The signal handler only restores the default handlers and posts a
+// semaphore (both async-signal-safe); a thread of the guard's own calls
+// into the system. One guard per process at a time: a second one does
+// nothing.
 //
 // Threads: construction and destruction from one thread; caught() from any.
 

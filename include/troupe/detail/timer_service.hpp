@@ -78,7 +78,10 @@ private:
   std::vector<action_ptr> due_;
 
   std::thread thread_;
-  // Serializes stop() calls, so that one thread joins thread_.
+  // thread_'s ID, for stop(); guarded by mtx_ (thread_ itself is not, once
+  // a stop() joins it).
+  std::thread::id timer_thread_;
+  // Serializes stop() calls from other threads, so that one joins thread_.
   std::mutex stop_mtx_;
 };
 

@@ -60,6 +60,12 @@ public:
   /// Starts the runner: schedules it, or starts its thread.
   void start();
 
+  /// How often it ran: the graph's sign of life for the actor system's
+  /// shutdown, as messages taken are an actor's. Any thread.
+  uint64_t resumes() const noexcept {
+    return resumes_.load(std::memory_order_relaxed);
+  }
+
   /// Queued or running, not parked or finished: for the actor system's
   /// shutdown, which waits while a graph works. Any thread; a snapshot.
   bool working() const noexcept {
@@ -102,6 +108,7 @@ private:
   std::atomic<uint8_t> state_{running};
   std::atomic<uint32_t> signal_{0}; // execution = threads: set by wake
   std::atomic<bool> finished_{false}; // set by the running thread as run_some finishes
+  std::atomic<uint64_t> resumes_{0}; // written by the running thread only
   mutable std::atomic<size_t> refs_{0};
 };
 
@@ -177,6 +184,9 @@ public:
   /// True while a runner of the graph works (see runner::working). Any
   /// thread.
   bool working() const;
+
+  /// The sum of its runners' resumes (see runner::resumes). Any thread.
+  uint64_t resumes() const;
 
   /// Called by each runner once, when it finished; the last tells the
   /// coordinator (or releases its exit notice, if it exited first) and
