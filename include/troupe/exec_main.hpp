@@ -81,8 +81,11 @@ int exec_main(F fn, int argc, char** argv) {
     std::fputs(cfg.helptext().c_str(), stdout);
     return EXIT_SUCCESS;
   }
+  // Before the system: its threads inherit the mask that leaves the
+  // signals to the guard.
+  detail::signal_shutdown signals;
   actor_system sys{cfg};
-  detail::signal_shutdown signals{sys};
+  auto attached = signals.attach(sys);
   auto run = [&] {
     if constexpr (traits::takes_config)
       return fn(sys, cfg);

@@ -3,55 +3,16 @@
 #include "troupe/actor_system.hpp"
 #include "troupe/logger.hpp"
 
-#include <cerrno>
-#include <csignal>
-#include <utility>
-
 #include <pthread.h>
-#include <semaphore.h>
+
+#include <atomic>
+#include <cerrno>
 
 namespace troupe::detail {
 
 namespace {
 
-// Process-wide: a signal handler has no other way to its guard.
-std::atomic<int> caught_signal{0};
-std::atomic<bool> stopping{false};
 std::atomic<bool> in_use{false};
-std::atomic<bool> took_int{false};
-std::atomic<bool> took_term{false};
-struct sigaction previous_int;
-struct sigaction previous_term;
-
-/// Posted by the handler. Never destroyed: a handler still running on
-/// another thread as a guard goes away may post it. First called by a
-/// guard's constructor, before any handler is installed.
-sem_t& wakeup() {
-  struct semaphore {
-    semaphore() {
-      sem_init(&sem, 0, 0);
-    }
-    sem_t sem;
-  };
-  static semaphore x;
-  return x.sem;
-}
-
-extern "C" void on_signal(int sig) {
-  auto saved = errno;
-  // The first signal wins; the next one, of either kind, kills us.
-  int none = 0;
-  caught_signal.compare_exchange_strong(none, sig);
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  sigemptyset(&dfl.sa_mask);
-  if (took_int.load())
-    sigaction(SIGINT, &dfl, nullptr);
-  if (took_term.load())
-    sigaction(SIGTERM, &dfl, nullptr);
-  sem_post(&wakeup());
-  errno = saved;
-}
 
 const char* signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
@@ -59,73 +20,86 @@ const char* signal_name(int sig) {
 
 } // namespace
 
-signal_shutdown::signal_shutdown(actor_system& sys) : sys_(sys) {
+signal_shutdown::attachment::~attachment() {
+  if (owner_ != nullptr) {
+    // Waits for a shutdown(grace) the watcher is making.
+    std::lock_guard guard{owner_->mtx_};
+    owner_->sys_ = nullptr;
+  }
+}
+
+signal_shutdown::signal_shutdown() {
   if (in_use.exchange(true))
     return;
-  auto& sem = wakeup();
-  while (sem_trywait(&sem) == 0) {
+  sigemptyset(&taken_);
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction current {};
+    sigaction(sig, nullptr, &current);
+    if (current.sa_handler != SIG_IGN)
+      sigaddset(&taken_, sig);
   }
-  caught_signal = 0;
-  stopping = false;
-  // The watcher takes no signal: the handler runs on another thread, and
-  // the sem_wait below is not interrupted.
-  sigset_t all;
-  sigset_t old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, &old);
+  if (sigismember(&taken_, SIGINT) != 1 && sigismember(&taken_, SIGTERM) != 1) {
+    in_use = false;
+    return;
+  }
+  pthread_sigmask(SIG_BLOCK, &taken_, &previous_);
+  active_ = true;
   watcher_ = std::thread{[this] { watch(); }};
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  struct sigaction act {};
-  act.sa_handler = on_signal;
-  sigemptyset(&act.sa_mask);
-  act.sa_flags = SA_RESTART;
-  // A signal the process was started ignoring (nohup, a background job)
-  // stays ignored.
-  auto take = [&act](int sig, struct sigaction& previous, std::atomic<bool>& took) {
-    sigaction(sig, nullptr, &previous);
-    took = previous.sa_handler != SIG_IGN;
-    if (took)
-      sigaction(sig, &act, nullptr);
-  };
-  take(SIGINT, previous_int, took_int);
-  take(SIGTERM, previous_term, took_term);
-  installed_ = true;
 }
 
 signal_shutdown::~signal_shutdown() {
-  if (!installed_)
+  if (!active_)
     return;
-  if (took_int.exchange(false))
-    sigaction(SIGINT, &previous_int, nullptr);
-  if (took_term.exchange(false))
-    sigaction(SIGTERM, &previous_term, nullptr);
-  stopping = true;
-  sem_post(&wakeup());
+  bool wake;
+  {
+    std::lock_guard guard{mtx_};
+    stopping_ = true;
+    wake = waiting_;
+  }
+  // A signal of its set ends its sigwait; it sees stopping_ and leaves,
+  // and the signal dies with the thread.
+  if (wake)
+    pthread_kill(watcher_.native_handle(),
+                 sigismember(&taken_, SIGINT) == 1 ? SIGINT : SIGTERM);
+  cv_.notify_all();
   watcher_.join();
+  pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
   in_use = false;
 }
 
+signal_shutdown::attachment signal_shutdown::attach(actor_system& sys) {
+  if (!active_)
+    return attachment{nullptr};
+  std::lock_guard guard{mtx_};
+  sys_ = &sys;
+  return attachment{this};
+}
+
 int signal_shutdown::caught() const noexcept {
-  return installed_ ? caught_signal.load() : 0;
+  std::lock_guard guard{mtx_};
+  return caught_;
 }
 
 void signal_shutdown::watch() {
-  bool ended = false;
-  for (;;) {
-    while (sem_wait(&wakeup()) != 0 && errno == EINTR) {
-    }
-    if (stopping)
-      return;
-    auto sig = caught_signal.load();
-    if (sig == 0 || std::exchange(ended, true))
-      continue;
-    auto grace = sys_.config().shutdown_grace_period;
+  int sig = 0;
+  while (sigwait(&taken_, &sig) != 0) {
+  }
+  std::unique_lock guard{mtx_};
+  waiting_ = false;
+  if (stopping_)
+    return;
+  caught_ = sig;
+  if (sys_ != nullptr) {
+    auto grace = sys_->config().shutdown_grace_period;
     TROUPE_LOG_WARNING("actor_system",
                        "{}: the actor system ends within {} (troupe.shutdown.grace-period); "
-                       "another {} ends the process at once",
-                       signal_name(sig), grace, signal_name(sig));
-    sys_.shutdown(grace);
+                       "another SIGINT or SIGTERM ends the process at once",
+                       signal_name(sig), grace);
+    sys_->shutdown(grace);
   }
+  // The next one takes its default action on this thread: it kills.
+  pthread_sigmask(SIG_UNBLOCK, &taken_, nullptr);
+  cv_.wait(guard, [this] { return stopping_; });
 }
 
 } // namespace troupe::detail

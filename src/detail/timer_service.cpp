@@ -55,18 +55,15 @@ size_t timer_service::stop() {
 }
 
 timer_id timer_service::schedule_action(time_point deadline, action_ptr fn) {
-  timer_id id;
-  bool earliest;
-  {
-    std::lock_guard guard{mtx_};
-    if (stopped_)
-      return invalid_timer_id; // `fn` dies after the guard
-    id = heap_.push(deadline, fn);
-    earliest = heap_.is_first(id);
-  }
+  std::lock_guard guard{mtx_};
+  if (stopped_)
+    return invalid_timer_id; // `fn` dies after the guard
+  auto id = heap_.push(deadline, fn);
   // A later deadline than the earliest needs no wake-up: the thread wakes
-  // for the earliest anyway and then looks again.
-  if (earliest)
+  // for the earliest anyway and then looks again. Notified under the lock:
+  // a caller on another thread may be the last to touch the service before
+  // its owner stops and destroys it (the timer may fire at once).
+  if (heap_.is_first(id))
     cv_.notify_one();
   return id;
 }

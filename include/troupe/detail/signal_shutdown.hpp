@@ -1,20 +1,31 @@
 #pragma once
 
-// While a signal_shutdown lives, SIGINT and SIGTERM end its actor system
-// after the grace period (actor_system::shutdown(grace)) instead of killing
-// the process at once; a second SIGINT or SIGTERM kills it as usual.
-// exec_main holds one around the program's main function and the wait for
-// its end.
+// While a signal_shutdown lives, SIGINT and SIGTERM end the actor system
+// attached to it after its grace period (actor_system::shutdown(grace))
+// instead of killing the process at once; a second SIGINT or SIGTERM kills
+// it as usual. exec_main holds one around the program's main function and
+// the wait for its end.
 //
-// The signal handler only restores the default handlers and posts a
-// semaphore (both async-signal-safe); a thread of the guard's own calls
-// into the system. One guard per process at a time: a second one does
-// nothing.
+// No signal handler: the constructor blocks both signals on the calling
+// thread, so every thread started later (the actor system's) inherits the
+// mask, and a thread of the guard's own takes them with sigwait. After the
+// first, that thread unblocks them for itself with their default action,
+// so the next one kills the process. A signal the process was started
+// ignoring (nohup, a background job) stays ignored. One guard per process
+// at a time: a second one does nothing.
 //
-// Threads: construction and destruction from one thread; caught() from any.
+//   detail::signal_shutdown signals;    // before the system
+//   actor_system sys{cfg};
+//   auto attached = signals.attach(sys);
+//
+// Threads: construction, attach, the attachment's and the guard's
+// destruction from one thread; caught() from any.
 
-#include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
+
+#include <signal.h>
 
 namespace troupe {
 class actor_system;
@@ -24,23 +35,51 @@ namespace troupe::detail {
 
 class signal_shutdown {
 public:
-  explicit signal_shutdown(actor_system& sys);
+  /// Detaches the system on destruction: create it after the system, so
+  /// that it goes first.
+  class attachment {
+  public:
+    explicit attachment(signal_shutdown* owner) noexcept : owner_(owner) {}
+    attachment(attachment&& other) noexcept : owner_(other.owner_) {
+      other.owner_ = nullptr;
+    }
+    attachment(const attachment&) = delete;
+    attachment& operator=(const attachment&) = delete;
+    attachment& operator=(attachment&&) = delete;
+    ~attachment();
 
-  /// Restores the handlers that were there before and joins the thread.
+  private:
+    signal_shutdown* owner_;
+  };
+
+  /// Blocks SIGINT and SIGTERM on this thread and starts the watcher.
+  signal_shutdown();
+
+  /// Stops the watcher and restores this thread's signal mask.
   ~signal_shutdown();
 
   signal_shutdown(const signal_shutdown&) = delete;
   signal_shutdown& operator=(const signal_shutdown&) = delete;
 
-  /// The signal that ended the system, or 0.
+  /// From now until the attachment dies, the first signal ends `sys`.
+  [[nodiscard]] attachment attach(actor_system& sys);
+
+  /// The first signal that arrived, or 0.
   int caught() const noexcept;
 
 private:
   void watch();
 
-  actor_system& sys_;
-  bool installed_ = false;
+  bool active_ = false;
+  sigset_t taken_{};    // the signals it waits for
+  sigset_t previous_{}; // the constructing thread's mask before
   std::thread watcher_;
+  mutable std::mutex mtx_;
+  std::condition_variable cv_;
+  actor_system* sys_ = nullptr; // guarded by mtx_
+  int caught_ = 0;              // guarded by mtx_
+  bool stopping_ = false;       // guarded by mtx_
+  bool waiting_ = true;         // guarded by mtx_: the watcher is in sigwait
 };
 
 } // namespace troupe::detail
