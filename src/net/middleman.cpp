@@ -684,7 +684,6 @@ size_t middleman_impl::connected_nodes() const {
 
 std::vector<std::string> middleman_impl::activity() const {
   std::vector<std::string> result;
-  size_t buffered = 0;
   {
     std::lock_guard guard{mtx_};
     for (auto& [port, entry] : published_) {
@@ -696,13 +695,11 @@ std::vector<std::string> middleman_impl::activity() const {
     }
   }
   // Each peer's lock apart from ours.
-  for (auto& p : peers_now()) {
-    buffered += p->buffered();
+  for (auto& p : peers_now())
     if (auto n = p->awaited_responses(); n > 0)
       result.push_back(std::to_string(n) + " requests awaiting a response from node "
                        + p->remote_name());
-  }
-  if (buffered > 0)
+  if (auto buffered = buffered_bytes(); buffered > 0)
     result.push_back(std::to_string(buffered) + " bytes queued for peers");
   return result;
 }
