@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string_view>
 
@@ -115,6 +116,33 @@ inline constexpr double max_idle_budget = 1.0;
 /// The latest a worker anticipates work after its last job: from this long
 /// after the last message on, an idle process makes no wake-ups.
 inline constexpr std::chrono::milliseconds max_anticipation{1000};
+
+// Fixed, not settable: how the worker loop shares its time (see
+// src/scheduler/work_stealing.cpp). The commit that set each value gives
+// the measurements behind it.
+
+/// Every this many jobs a worker looks at its affinity and injection queues
+/// before its own slot and deque, so that placed and outside work never
+/// starve behind two actors that keep the slot busy (Go and tokio use 61).
+inline constexpr uint32_t injection_interval = 61;
+/// With more jobs than this queued on the worker, that look skips the
+/// injection queue: outside work starts more work, and admitted into a
+/// backlog it only adds to what waits.
+inline constexpr size_t outside_backlog_limit = 64;
+/// Looks skipped in a row at most, so outside work waits no longer than
+/// injection_interval times this many jobs.
+inline constexpr uint32_t max_deferred_looks = 16;
+/// Jobs a worker takes in a row from its `next` slot, which thieves never
+/// see, while its deque holds work: then new jobs go to the deque, where
+/// they can.
+inline constexpr uint32_t max_slot_runs = 32;
+/// A steal whose thief runs out of work again this soon did not pay: moving
+/// the job cost about as much as running it, and more of the same follows
+/// (a pair of actors moved back and forth between two workers).
+inline constexpr std::chrono::nanoseconds short_steal{5'000};
+/// How long such a thief then steals nothing: long next to short_steal,
+/// short next to a job worth moving.
+inline constexpr std::chrono::nanoseconds steal_backoff{50'000};
 } // namespace work_stealing
 
 namespace locality {
@@ -128,11 +156,34 @@ namespace locality {
 /// worker either way.
 inline constexpr std::string_view placement = "local";
 /// Jobs one worker's affinity queue holds. Unblocked actors stop being
-/// placed on a worker once 64 jobs wait there, in its deque and this queue
-/// (placed_backlog_limit, src/scheduler); the room above bounds hubs' first
-/// starts and pushers racing past that check: a job that finds it full
-/// starts on the sender's worker instead (as with "local").
+/// placed on a worker once placed_backlog_limit jobs wait there, in its
+/// deque and this queue; the room above bounds hubs' first starts and
+/// pushers racing past that check: a job that finds it full starts on the
+/// sender's worker instead (as with "local").
 inline constexpr size_t affinity_capacity = 1024;
+
+// Fixed, not settable: when the locality policy moves an actor (see
+// src/scheduler/stealing/). The commit that set each value gives the
+// measurements behind it.
+
+/// How long a worker must have run one job before thieves take what others
+/// placed on it: longer than a worker needs from the end of a job to its
+/// next look, short next to a time slice.
+inline constexpr std::chrono::nanoseconds affinity_patience{20'000};
+/// Placed jobs on a busy worker that thieves take without waiting out
+/// affinity_patience: all but the first wait for more than the owner's
+/// current job, while a thief would run one now.
+inline constexpr size_t affinity_backlog = 2;
+/// Affinity placement: an unblocked actor whose last worker has this many
+/// jobs queued (deque and affinity queue) runs where it was unblocked
+/// instead: it would wait behind them while the worker that placed it runs
+/// dry and takes more outside work. A hub's clients stay well below it.
+inline constexpr size_t placed_backlog_limit = 64;
+/// Affinity placement: an actor unblocked this many times in a row by the
+/// jobs of one worker other than its last moves to that worker: it talks to
+/// them across cores on every message (a hub's client, half of a pair a
+/// steal split). Below 256: resumable::remote_wakes() keeps it in 8 bits.
+inline constexpr uint32_t follow_after_wakes = 4;
 } // namespace locality
 
 namespace mailbox {

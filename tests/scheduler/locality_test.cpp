@@ -3,7 +3,7 @@
 // per-level steal counters, and the configuration keys. The whole actor and
 // scheduler suite runs on the policy too (tests/support/policies.hpp).
 
-#include "../../src/scheduler/work_stealing_core.hpp"
+#include "../../src/scheduler/stealing/worker.hpp"
 #include "../support/policies.hpp"
 
 #include "troupe/actor_system.hpp"
@@ -207,7 +207,7 @@ TEST(locality_steal_order, a_placed_job_runs_every_61st_look_behind_a_deque_that
     ASSERT_TRUE(w.affinity->try_push(&x));
   detail::stealing::core::current_worker = &w;
   std::vector<size_t> placed_at;
-  for (size_t look = 1; look <= 3 * detail::stealing::injection_interval; ++look) {
+  for (size_t look = 1; look <= 3 * defaults::work_stealing::injection_interval; ++look) {
     w.deque.push(&local);
     auto id = id_of(w.next_local());
     if (id != 10) {
@@ -216,7 +216,7 @@ TEST(locality_steal_order, a_placed_job_runs_every_61st_look_behind_a_deque_that
     }
   }
   detail::stealing::core::current_worker = nullptr;
-  auto n = detail::stealing::injection_interval;
+  auto n = defaults::work_stealing::injection_interval;
   EXPECT_EQ(placed_at, (std::vector<size_t>{n, 2 * n}));
 }
 
@@ -244,7 +244,7 @@ size_t outside_job_runs_at(size_t backlog, size_t looks) {
 TEST(locality_steal_order, outside_work_waits_behind_a_long_deque_but_not_for_ever) {
   // Outside work starts more work: behind a deque longer than the limit it
   // is taken every max_deferred_looks-th interval, else every interval.
-  using namespace detail::stealing;
+  using namespace defaults::work_stealing;
   auto n = injection_interval;
   EXPECT_EQ(outside_job_runs_at(outside_backlog_limit, 4 * n), n);
   EXPECT_EQ(outside_job_runs_at(outside_backlog_limit + 1, 2 * n * max_deferred_looks),
@@ -325,14 +325,14 @@ TEST_P(steal_backoff, a_thief_whose_steal_ran_short_leaves_the_others_alone_for_
     c.workers[1]->deque.push(&jobs.emplace_back(i));
   auto& thief = *c.workers[0];
   // Out of work at once: it did not pay. Read before the steal, `start` is
-  // within short_steal_ns of it, and the back-off runs from `start`.
+  // within short_steal of it, and the back-off runs from `start`.
   auto start = now_ns();
   ASSERT_GE(id_of(thief.steal_round()), 0);
   thief.note_out_of_work(start);
   auto blocked = id_of(thief.steal_round());
   auto looked = now_ns();
   // A slow machine may take the whole back-off before the round looks.
-  if (looked - start < detail::stealing::steal_backoff_ns) {
+  if (looked - start < defaults::work_stealing::steal_backoff.count()) {
     EXPECT_EQ(blocked, -1) << "stole during its back-off";
   }
   token outside{9};
@@ -351,10 +351,10 @@ TEST_P(steal_backoff, a_steal_that_kept_the_thief_busy_is_followed_by_more) {
     c.workers[1]->deque.push(&jobs.emplace_back(i));
   auto& thief = *c.workers[0];
   ASSERT_GE(id_of(thief.steal_round()), 0);
-  // Busy for longer than short_steal_ns with what it stole.
-  thief.note_out_of_work(now_ns() + 2 * detail::stealing::short_steal_ns);
+  // Busy for longer than short_steal with what it stole.
+  thief.note_out_of_work(now_ns() + 2 * defaults::work_stealing::short_steal.count());
   ASSERT_GE(id_of(thief.steal_round()), 0);
-  thief.note_out_of_work(now_ns() + 2 * detail::stealing::short_steal_ns);
+  thief.note_out_of_work(now_ns() + 2 * defaults::work_stealing::short_steal.count());
   // A busy period that began otherwise (its own work, outside work) starts
   // no back-off, however short.
   thief.note_out_of_work(now_ns());
@@ -377,7 +377,7 @@ TEST(locality_placement, affinity_runs_an_actor_here_while_its_last_worker_has_a
   hand_core c{synthetic(two_packages, 8, locality_placement::affinity)};
   auto& home = *c.workers[5];
   std::deque<token> placed;
-  for (size_t i = 1; i < detail::stealing::placed_backlog_limit; ++i)
+  for (size_t i = 1; i < defaults::locality::placed_backlog_limit; ++i)
     ASSERT_TRUE(home.affinity->try_push(&placed.emplace_back(static_cast<int>(i))));
   token job{0};
   job.set_last_worker(5);
@@ -395,7 +395,7 @@ TEST(locality_placement, affinity_counts_the_deque_of_its_last_worker_in_the_bac
   hand_core c{synthetic(two_packages, 8, locality_placement::affinity)};
   auto& home = *c.workers[5];
   std::deque<token> queued;
-  auto half = detail::stealing::placed_backlog_limit / 2;
+  auto half = defaults::locality::placed_backlog_limit / 2;
   for (size_t i = 0; i < half; ++i)
     home.deque.push(&queued.emplace_back(static_cast<int>(i)));
   for (size_t i = 1; i < half; ++i)
@@ -419,10 +419,10 @@ TEST(locality_placement, affinity_lets_an_actor_follow_the_one_worker_that_keeps
   for (int i = 0; i < 10; ++i)
     EXPECT_EQ(c.placement_of(&job, i % 2 == 0 ? w0 : w1).target, c.workers[5].get());
   // A wake on its own worker ends a streak too.
-  for (uint32_t i = 1; i < detail::stealing::follow_after_wakes; ++i)
+  for (uint32_t i = 1; i < defaults::locality::follow_after_wakes; ++i)
     EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get());
   EXPECT_EQ(c.placement_of(&job, c.workers[5].get()).target, nullptr);
-  for (uint32_t i = 1; i < detail::stealing::follow_after_wakes; ++i)
+  for (uint32_t i = 1; i < defaults::locality::follow_after_wakes; ++i)
     EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get());
   EXPECT_EQ(c.placement_of(&job, w0).target, nullptr) << "woken by w0 only: it follows";
   EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get())

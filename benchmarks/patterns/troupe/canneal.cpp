@@ -1,8 +1,8 @@
-// canneal (troupe): a master plus Troupe's map pattern, as the seed paper's
-// CAF version: per temperature step the master requests the map over the 64
-// partitions (dynamic, one partition per chunk); each job anneals its
-// partitions against the step's snapshot and writes their slots into the
-// next placement (partitions own disjoint elements). The answer is the
+// canneal (troupe): a master plus Troupe's map pattern, as in the CAF
+// version of seed 001's paper: per temperature step the master requests the
+// map over the 64 partitions (dynamic, one partition per chunk); each job
+// anneals its partitions against the step's snapshot and writes their slots
+// into the next placement (partitions own disjoint elements). The answer is the
 // step's barrier; the master swaps snapshot and next and goes on until the
 // last step.
 

@@ -1,4 +1,4 @@
-// ferret (troupe): Troupe's patterns as the seed paper's CAF version nests
+// ferret (troupe): Troupe's patterns as the CAF version of seed 001's paper nests
 // them: pipeline(seq(load), farm(segment), farm(extract), farm(lookup),
 // farm(rank)), with the farms' replicas routing straight into the next farm
 // (no router actors). The driver streams query IDs in with a bounded window

@@ -1,5 +1,5 @@
 // pipeline3 (CAF 0.17 and 1.x plain actors): source -> forwarder -> sink, one actor
-// each (the seed's Fig. 4), one message per tuple; with --replicas=R, R of
+// each (seed 002's Fig. 4), one message per tuple; with --replicas=R, R of
 // each, every actor sending round robin over the next operator's replicas.
 
 #include "streaming/caf/micro_types.hpp"

@@ -20,14 +20,14 @@ namespace streaming::micro {
 /// The size flag of producer_consumer and pipeline3, quick / full.
 constexpr bench::size_flag tuple_count{"tuples", 1'000'000, 10'000'000, "tuples per source"};
 
-/// The 24-byte tuple of the seed's pipelines.
+/// The 24-byte tuple of seed 002's pipelines.
 struct item {
   uint64_t seq;     // 0, 1, 2, ... per source
   int64_t ts;       // see stream.hpp
   uint64_t payload; // a value derived from seq
 };
 
-static_assert(sizeof(item) == 24, "the seed's tuples are 24 bytes");
+static_assert(sizeof(item) == 24, "seed 002's tuples are 24 bytes");
 
 inline item make_item(uint64_t seq, int64_t ts) noexcept {
   return item{seq, ts, mix(seq)};

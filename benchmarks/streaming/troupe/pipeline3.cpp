@@ -1,5 +1,5 @@
 // pipeline3 (Troupe streaming): source -> forwarder -> sink as seq_nodes
-// (the seed's Fig. 9); with --replicas=R, R replicas of each node and
+// (seed 002's Fig. 9); with --replicas=R, R replicas of each node and
 // round-robin edges, the routing done in the upstream replicas.
 
 #include "streaming/common/micro.hpp"

@@ -11,8 +11,8 @@
 //   seq == pos + N    free again, for the producer of the next lap.
 // Producers claim a position with a CAS on `tail_`, consumers with a CAS on
 // `head_`; a claim never waits for another thread's claim, so pushers don't
-// serialise on a lock (the seed's LAS/A took the victim deque's lock, and
-// that lock was its undoing on the chat server). It is not lock-free in the
+// serialise on a lock (LAS/A in seed 003, Barghi and Karsten, took the
+// victim deque's lock, and that lock was its undoing on the chat server). It is not lock-free in the
 // strict sense: a consumer that finds the cell it would claim still being
 // written by a preempted producer reports the queue empty until the write
 // is done; the item is not lost, only seen later.

@@ -92,7 +92,7 @@ void adaptive::wake_all() {
     slots_[index].parker.unpark();
 }
 
-TROUPE_HOT void adaptive::block(stealing::worker& w, bool& searching) {
+TROUPE_HOT std::optional<resumable*> adaptive::block(stealing::worker& w, bool& searching) {
   TROUPE_ASSERT(w.on_own_thread()); // Only a worker parks itself.
   auto& st = parent_;
   auto index = w.index();
@@ -109,12 +109,13 @@ TROUPE_HOT void adaptive::block(stealing::worker& w, bool& searching) {
       || (st.stopping.load(std::memory_order_relaxed) && st.nobody_runs_a_job())) {
     if (cancel_park(index)) {
       searching = true;
-      return;
+      return std::nullopt; // The loop looks again.
     }
     // A waker took us off sleepers: our parker holds a token.
   }
   sleep(w, slots_[index]);
   searching = true; // The waker counted us as searching.
+  return std::nullopt;
 }
 
 void adaptive::sleep(stealing::worker& w, slot& s) {

@@ -67,7 +67,7 @@
 // Threads: search(), block() and found_work() on the worker's own thread;
 // after_local_push(), after_injection() and wake_all() from any thread.
 
-#include "../work_stealing_core.hpp"
+#include "mode.hpp"
 #include "troupe/detail/anticipation.hpp"
 
 #include "troupe/detail/full_fence.hpp"
@@ -92,7 +92,7 @@ public:
   std::optional<resumable*> search(stealing::worker& w);
 
   /// Parks the worker until a waker unparks it (see the top).
-  void block(stealing::worker& w, bool& searching);
+  std::optional<resumable*> block(stealing::worker& w, bool& searching);
 
   /// The last searcher to leave fans out to a parked worker if work waits.
   void found_work(stealing::worker& w, uint64_t idle_before);
@@ -203,6 +203,6 @@ TROUPE_HOT inline void adaptive::found_work(stealing::worker& w, uint64_t before
     wake_one_if_nobody_searches();
 }
 
-static_assert(stealing::idle_policy<adaptive>);
+static_assert(mode<adaptive>);
 
 } // namespace troupe::detail::idle

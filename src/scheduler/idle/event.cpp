@@ -20,7 +20,7 @@ void event::wake_all() {
   }
 }
 
-void event::block(stealing::worker& w, bool&) {
+std::optional<resumable*> event::block(stealing::worker& w, bool&) {
   TROUPE_ASSERT(w.on_own_thread()); // Only a worker waits on its event.
   auto& st = parent_;
   auto& s = slots_[w.index()];
@@ -42,8 +42,8 @@ void event::block(stealing::worker& w, bool&) {
   // Signalled: the worker loop takes the job from the injection queue. Timed
   // out: look for work the other workers pushed, which signals nobody.
   if (timed_out)
-    if (auto job = w.steal_round())
-      w.next_job = *job;
+    return w.steal_round();
+  return std::nullopt;
 }
 
 } // namespace troupe::detail::idle

@@ -54,7 +54,7 @@ public:
   using tiered::tiered;
 
   /// Algorithm 1's wait on the worker's own event.
-  void block(stealing::worker& w, bool& searching);
+  std::optional<resumable*> block(stealing::worker& w, bool& searching);
 
   void after_local_push() {
     // Wakes nobody (see the top).
@@ -83,6 +83,6 @@ private:
   alignas(64) std::atomic<size_t> next_signalled_{0};
 };
 
-static_assert(stealing::idle_policy<event>);
+static_assert(mode<event>);
 
 } // namespace troupe::detail::idle

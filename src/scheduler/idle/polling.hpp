@@ -38,7 +38,7 @@ public:
   using tiered::tiered;
 
   /// One look of the relaxed tier: steal, then sleep.
-  void block(stealing::worker& w, bool& searching);
+  std::optional<resumable*> block(stealing::worker& w, bool& searching);
 
   void after_local_push() {
     // Sleepers wake on their own (see the top).
@@ -54,6 +54,6 @@ public:
   }
 };
 
-static_assert(stealing::idle_policy<polling>);
+static_assert(mode<polling>);
 
 } // namespace troupe::detail::idle

@@ -3,7 +3,7 @@
 // What the event and polling idle modes share: Algorithm 1's first two
 // polling tiers (aggressive, moderate) as their search, and per-worker slots.
 
-#include "../work_stealing_core.hpp"
+#include "mode.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -34,7 +34,7 @@ private:
   bool in_last_tier_ = false;
 };
 
-/// The base of a tiered policy; `Slot` is its per-worker state, with a
+/// The base of a tiered idle mode; `Slot` is its per-worker state, with a
 /// `tiers` member and reset() for when the worker has a job again.
 template <class Slot>
 class tiered {
