@@ -70,18 +70,19 @@ struct actor_system::thread_registry {
   }
 };
 
-actor_system::actor_system(const actor_system_config& cfg)
-  : actor_system(cfg, nullptr, nullptr) {}
+actor_system::actor_system(const actor_system_config& cfg) : actor_system(cfg, custom_setup{}) {}
 
-actor_system::actor_system(const actor_system_config& cfg,
-                           std::unique_ptr<troupe::scheduler> sched,
-                           std::unique_ptr<actor_clock> clock)
+actor_system::actor_system(const actor_system_config& cfg, custom_setup setup)
   : cfg_(cfg),
     max_throughput_(std::max<size_t>(cfg.scheduler.max_throughput, 1)),
-    scheduler_(sched ? std::move(sched) : scheduler::make(cfg.scheduler)),
-    clock_(clock ? std::move(clock) : std::make_unique<detail::timer_service>()),
-    due_(scheduler_->deterministic() ? nullptr
-                                     : std::make_unique<detail::due_deliveries>(*scheduler_)),
+    scheduler_(setup.scheduler ? std::move(setup.scheduler) : scheduler::make(cfg.scheduler)),
+    due_(setup.clock ? nullptr : std::make_unique<detail::due_deliveries>(*scheduler_)),
+    clock_(setup.clock ? std::shared_ptr<actor_clock>{std::move(setup.clock)}
+                       : std::make_shared<detail::timer_service>()),
+    launch_detached_(setup.launch_detached ? std::move(setup.launch_detached)
+                                           : [this](scheduled_actor* self) {
+                                               launch_on_thread(self);
+                                             }),
     threads_(std::make_unique<thread_registry>()) {
   logger::set_level(cfg.logger_verbosity);
   detail::configure_allocator();
@@ -116,8 +117,7 @@ actor_system::~actor_system() {
   }
   for (auto& t : threads)
     t.join();
-  // A test that ends with messages queued meant to.
-  if (shutting_down() && !scheduler_->deterministic()) {
+  if (shutting_down()) {
     auto dropped = dead_letters() - dead_letters_at_shutdown_.load(std::memory_order_relaxed);
     if (dropped > 0)
       TROUPE_LOG_WARNING("actor_system",
@@ -128,12 +128,6 @@ actor_system::~actor_system() {
 void actor_system::await_end() {
   // Named actors are kept for lookups, not for ever.
   names_.clear();
-  if (scheduler_->deterministic()) {
-    // Only its owner runs a deterministic scheduler's jobs, and the owner is
-    // done (a test ended): stop the actors and run what that leaves.
-    shutdown();
-    scheduler_->stop();
-  }
   using clock = std::chrono::steady_clock;
   using namespace std::chrono_literals;
   const auto grace = cfg_.shutdown_grace_period;
@@ -372,15 +366,17 @@ void actor_system::launch_scheduled(scheduled_actor* self, spawn_options os) {
     self->registered_ = true;
     register_actor();
   }
-  // A deterministic scheduler runs detached actors too: a test controls
-  // every step.
-  if (!has_option(os, detached) || scheduler_->deterministic()) {
-    if (has_option(os, hub))
-      self->set_last_worker(resumable::new_hub);
-    self->ref_resumable();
-    scheduler_->schedule(self);
+  if (has_option(os, detached)) {
+    launch_detached_(self);
     return;
   }
+  if (has_option(os, hub))
+    self->set_last_worker(resumable::new_hub);
+  self->ref_resumable();
+  scheduler_->schedule(self);
+}
+
+void actor_system::launch_on_thread(scheduled_actor* self) {
   self->set_detached(true);
   // The thread holds a strong reference only while the actor has work, as
   // a scheduler does: between its own resume calls it holds none, so an

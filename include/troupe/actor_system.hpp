@@ -114,12 +114,22 @@ class actor_system {
 public:
   explicit actor_system(const actor_system_config& cfg);
 
-  /// Runs on `sched` and `clock` instead of the scheduler named in `cfg` and
-  /// the steady-clock timer thread: how the deterministic test fixture
-  /// (troupe/test/fixture/deterministic.hpp) takes control. A null pointer keeps
-  /// the default.
-  actor_system(const actor_system_config& cfg, std::unique_ptr<troupe::scheduler> sched,
-               std::unique_ptr<actor_clock> clock);
+  /// Parts a caller puts in place of the configured ones, each behind an
+  /// interface the caller implements: the deterministic test fixture
+  /// (troupe/test/fixture/deterministic.hpp) takes control so. A part left
+  /// empty keeps the default.
+  struct custom_setup {
+    /// Runs the jobs in place of the scheduler named in the configuration.
+    std::unique_ptr<troupe::scheduler> scheduler;
+    /// Fires the timers in place of the steady-clock timer thread, on the
+    /// thread that advances it: their messages go straight into mailboxes.
+    std::unique_ptr<actor_clock> clock;
+    /// Runs an actor spawned `detached` in place of a thread of its own;
+    /// it takes its own reference to the actor, as a scheduler does.
+    std::function<void(scheduled_actor*)> launch_detached;
+  };
+
+  actor_system(const actor_system_config& cfg, custom_setup setup);
 
   actor_system(const actor_system&) = delete;
   actor_system& operator=(const actor_system&) = delete;
@@ -378,17 +388,22 @@ private:
 
   void launch_scheduled(scheduled_actor* self, spawn_options os);
 
+  /// The default launch_detached: a thread of its own.
+  void launch_on_thread(scheduled_actor* self);
+
   void launch_blocking(const strong_actor_ptr& ptr, spawn_options os,
                        std::function<void()> body);
 
   const actor_system_config& cfg_;
   size_t max_throughput_;
   std::unique_ptr<troupe::scheduler> scheduler_;
+  // Null for a custom clock: its owner runs due timers when it advances
+  // time, and expects their messages delivered by then. Made before the
+  // clock, from whether the setup has one.
+  std::unique_ptr<detail::due_deliveries> due_;
   // Shared only with weak references (disposables): the system owns it.
   std::shared_ptr<actor_clock> clock_;
-  // Null when the scheduler is deterministic: its owner runs due timers
-  // when it advances time, and expects their messages delivered by then.
-  std::unique_ptr<detail::due_deliveries> due_;
+  std::function<void(scheduled_actor*)> launch_detached_;
   std::atomic<actor_id> next_id_{1};
   std::atomic<uint64_t> dead_letters_{0};
   std::atomic<uint64_t> dead_letters_at_shutdown_{0};

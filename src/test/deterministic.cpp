@@ -1,5 +1,7 @@
 #include "troupe/test/fixture/deterministic.hpp"
 
+#include "deterministic_scheduler.hpp"
+
 #include "troupe/local_actor.hpp"
 #include "troupe/scheduled_actor.hpp"
 
@@ -73,14 +75,38 @@ std::string deterministic::message_filter::describe(algorithm algo) const {
 
 deterministic::deterministic() : deterministic(nullptr) {}
 
+namespace {
+
+/// The fixture's parts: its scheduler runs every actor, detached ones too,
+/// so the test controls every step.
+actor_system::custom_setup deterministic_setup() {
+  auto sched = std::make_unique<deterministic_scheduler>();
+  auto launch_detached = [ptr = sched.get()](scheduled_actor* self) {
+    self->ref_resumable();
+    ptr->schedule(self);
+  };
+  return {std::move(sched), std::make_unique<virtual_clock>(), std::move(launch_detached)};
+}
+
+} // namespace
+
 deterministic::deterministic(const std::function<void(actor_system_config&)>& configure)
-  : sys(configured(cfg, configure), std::make_unique<deterministic_scheduler>(),
-        std::make_unique<virtual_clock>()),
+  : sys(configured(cfg, configure), deterministic_setup()),
     sched_(static_cast<deterministic_scheduler*>(&sys.scheduler())),
     clock_(static_cast<virtual_clock*>(&sys.clock())) {
 }
 
-deterministic::~deterministic() = default;
+deterministic::~deterministic() {
+  // A test may end with messages queued on purpose: they go unhandled, not
+  // to the dead letters a shutdown reports. Then, since only the test runs
+  // the actors and it is done, stop them and run what that leaves before
+  // the system's destructor waits for them.
+  for (auto* job : sched_->jobs())
+    if (auto* self = dynamic_cast<scheduled_actor*>(job); self != nullptr && !self->terminated())
+      take_all(self->mailbox());
+  sys.shutdown();
+  sched_->stop();
+}
 
 // -- checking messages ---------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-#include "troupe/test/deterministic_scheduler.hpp"
+#include "deterministic_scheduler.hpp"
 
 #include "troupe/scheduled_actor.hpp"
 

@@ -72,13 +72,6 @@ public:
 
   virtual std::vector<worker_stats> stats() const = 0;
 
-  /// True for a scheduler that runs jobs only when its owner says so, on the
-  /// owner's thread (the deterministic test fixture's): detached actors
-  /// then run on it as well.
-  virtual bool deterministic() const noexcept {
-    return false;
-  }
-
   /// Creates the policy named in `cfg`.
   static std::unique_ptr<scheduler> make(const scheduler_config& cfg);
 };

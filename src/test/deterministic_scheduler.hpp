@@ -1,8 +1,8 @@
 #pragma once
 
-// deterministic_scheduler: a scheduler without threads. Jobs wait in one
-// FIFO queue until the test runs them, one message at a time, on its own
-// thread; detached actors run here too. Between steps, every queued actor
+// deterministic_scheduler: the deterministic fixture's scheduler, without
+// threads. Jobs wait in one FIFO queue until the test runs them, one message
+// at a time, on its own thread; the fixture runs detached actors here too. Between steps, every queued actor
 // has a message to handle: one whose mailbox ran empty leaves the queue
 // (a sender schedules it again), as on a real scheduler.
 //
@@ -52,10 +52,6 @@ public:
   }
 
   std::vector<worker_stats> stats() const override;
-
-  bool deterministic() const noexcept override {
-    return true;
-  }
 
   // -- stepping ---------------------------------------------------------------------
 
