@@ -1,5 +1,7 @@
 #include "troupe/abstract_actor.hpp"
 
+#include "detail/system_internals.hpp"
+
 #include "troupe/actor_system.hpp"
 #include "troupe/detail/assert.hpp"
 #include "troupe/logger.hpp"
@@ -169,10 +171,10 @@ void abstract_actor::send_exit_notice(const std::vector<actor_addr>& links,
                                    ctx);
   }
   if (listed_)
-    system().unlist_actor(this);
+    detail::system_internals::unlist_actor(system(), this);
   // Last: await_all_actors_done may return as soon as this runs.
   if (registered_)
-    system().unregister_actor();
+    detail::system_internals::unregister_actor(system());
 }
 
 void abstract_actor::bounce(mailbox_element_ptr elem, const error& reason,

@@ -1,5 +1,7 @@
 #include "troupe/local_actor.hpp"
 
+#include "detail/system_internals.hpp"
+
 #include "troupe/actor_system.hpp"
 #include "troupe/defaults.hpp"
 #include "troupe/detail/hot.hpp"
@@ -283,7 +285,7 @@ disposable detail::deliver_later(strong_actor_ptr dest, timespan delay,
         return;
       }
       auto& sys = dest->system();
-      sys.deliver_due(std::move(dest), std::move(elem));
+      detail::system_internals::deliver_due(sys, std::move(dest), std::move(elem));
     }
   };
   auto& sys = dest->system();

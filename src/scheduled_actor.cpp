@@ -1,5 +1,7 @@
 #include "troupe/scheduled_actor.hpp"
 
+#include "detail/system_internals.hpp"
+
 #include "troupe/actor_system.hpp"
 #include "troupe/detail/assert.hpp"
 #include "troupe/detail/deferred_flush.hpp"
@@ -354,9 +356,11 @@ uint64_t scheduled_actor::send_request(actor_control_block* dest, uint64_t numbe
     // if nobody else holds a handle to it. Released when the timer fires or
     // is cancelled (response arrived, or the actor terminated).
     timer = system().clock().schedule(deadline, [self = self_ptr(), number] {
-      self->system().deliver_due(
-        self, make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
-                                   make_message(detail::request_timeout_msg{number})));
+      auto& sys = self->system();
+      detail::system_internals::deliver_due(
+        sys, self,
+        make_mailbox_element(nullptr, message_id::make_system(message_priority::urgent),
+                             make_message(detail::request_timeout_msg{number})));
     });
   }
   // An invalid `dest` bounces the request back to us, so the error reaches
@@ -506,9 +510,11 @@ void scheduled_actor::set_idle_handler_impl(timespan delay, bool strong, bool re
 
 void scheduled_actor::arm_idle_timer(actor_clock::time_point deadline) {
   auto deliver = [generation = idle_->generation](const strong_actor_ptr& self) {
-    self->system().deliver_due(
-      self, make_mailbox_element(nullptr, message_id::make_system(message_priority::normal),
-                                 make_message(detail::idle_timeout_msg{generation})));
+    auto& sys = self->system();
+    detail::system_internals::deliver_due(
+      sys, self,
+      make_mailbox_element(nullptr, message_id::make_system(message_priority::normal),
+                           make_message(detail::idle_timeout_msg{generation})));
   };
   auto& clock = system().clock();
   // A strong handler's timer holds a reference, released when it fires or

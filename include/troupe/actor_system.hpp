@@ -105,6 +105,8 @@ struct spawn_fun_trait<F, type_list<Self, Ts...>> {
 };
 
 /// The handle type of actor class `T`.
+class system_internals;
+
 template <class T>
 using handle_type_t = typename T::handle_type;
 
@@ -349,7 +351,10 @@ public:
   /// Counts `msg` as a dead letter and logs it at debug level with `why`.
   void add_dead_letter(const message& msg, std::string_view why) noexcept;
 
-  // -- internals -------------------------------------------------------------------
+private:
+  // The runtime's classes reach these through detail::system_internals
+  // (src/detail/system_internals.hpp).
+  friend class detail::system_internals;
 
   actor_id next_actor_id() noexcept {
     return next_id_.fetch_add(1, std::memory_order_relaxed);
@@ -370,7 +375,6 @@ public:
   /// them (src/detail/due_deliveries.hpp), any other at once.
   void deliver_due(strong_actor_ptr dest, mailbox_element_ptr elem);
 
-private:
   template <class T>
   void launch(const strong_actor_ptr& ptr, spawn_options os) {
     auto* self = static_cast<T*>(ptr->get());

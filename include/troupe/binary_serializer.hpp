@@ -71,7 +71,7 @@ public:
 
   /// Appends to `buf`, which must outlive the serializer.
   explicit binary_serializer(byte_buffer& buf) : buf_(&buf) {
-    start_stage();
+    start_scratch();
   }
 
   binary_serializer(const binary_serializer&) = delete;
@@ -79,7 +79,7 @@ public:
 
   /// The buffer, holding exactly the bytes written so far.
   byte_buffer& buffer() noexcept {
-    close_stage();
+    close_scratch();
     return *buf_;
   }
 
@@ -91,9 +91,9 @@ public:
     return save_inspector::apply(x);
   }
 
-  /// Holds the stage open across the calls made while it lives: what they
-  /// write reaches the buffer in one insert when it ends (buffer() is exact
-  /// again only then). For a caller that writes many small values.
+  /// Holds the scratch array open across the calls made while it lives:
+  /// what they write reaches the buffer in one insert when it ends (buffer()
+  /// is exact again only then). For a caller that writes many small values.
   class batch;
 
   /// Keeps the first error.
@@ -242,26 +242,26 @@ public:
   }
 
 private:
-  // Writing. Values go to a small staging array inside the serializer, with
+  // Writing. Values go to a small scratch array inside the serializer, with
   // a bounds check and a memcpy each, and reach the buffer in one insert
   // when the array fills or the outermost public call returns (so callers
-  // never see a partial stage). Appending byte by byte through the vector
+  // never see a value half written). Appending byte by byte through the vector
   // instead re-reads its end pointer after every byte (a byte store may alias
-  // it): about 2 ns a byte, measured. Opening a stage reserves room for all
-  // of it in the buffer, so the insert never allocates and closing can't
-  // throw. The constructor opens the first stage, so the common case (one
+  // it): about 2 ns a byte, measured. Opening the array reserves room for
+  // all of it in the buffer, so the insert never allocates and closing
+  // can't throw. The constructor opens it first, so the common case (one
   // apply() per serializer) makes no out-of-line call until the close.
 
-  static constexpr size_t stage_size = 128;
+  static constexpr size_t scratch_size = 128;
 
-  /// Counts nested public calls; the outermost closes the stage.
+  /// Counts nested public calls; the outermost closes the scratch array.
   struct call_scope {
     explicit call_scope(binary_serializer& s) noexcept : self(s) {
       ++self.depth_;
     }
     ~call_scope() {
       if (--self.depth_ == 0 && self.pos_ != nullptr)
-        self.close_stage();
+        self.close_scratch();
     }
     binary_serializer& self;
   };
@@ -276,33 +276,34 @@ public:
   };
 
 private:
-  /// Room for `n` <= stage_size bytes at the write position, which moves
+  /// Room for `n` <= scratch_size bytes at the write position, which moves
   /// past them.
   std::byte* claim(size_t n) {
     if (static_cast<size_t>(end_ - pos_) < n) [[unlikely]]
-      open_stage();
+      open_scratch();
     auto* result = pos_;
     pos_ += n;
     return result;
   }
 
-  /// Flushes the stage and starts an empty one.
-  void open_stage();
+  /// Flushes the scratch array and starts an empty one.
+  void open_scratch();
 
-  /// Starts an empty stage, with room reserved for all of it in the buffer.
-  void start_stage() {
-    if (buf_->capacity() - buf_->size() < stage_size) [[unlikely]]
-      reserve_stage();
-    pos_ = stage_;
-    end_ = stage_ + stage_size;
+  /// Empties the scratch array, with room reserved for all of it in the
+  /// buffer.
+  void start_scratch() {
+    if (buf_->capacity() - buf_->size() < scratch_size) [[unlikely]]
+      reserve_scratch();
+    pos_ = scratch_;
+    end_ = scratch_ + scratch_size;
   }
 
-  /// Grows the buffer so that a full stage fits beyond its size.
-  void reserve_stage();
+  /// Grows the buffer so that a full scratch array fits beyond its size.
+  void reserve_scratch();
 
-  /// Appends the staged bytes to the buffer. Out of line, so that the
-  /// inlined call scopes stay small.
-  void close_stage() noexcept;
+  /// Appends the scratch array's bytes to the buffer. Out of line, so that
+  /// the inlined call scopes stay small.
+  void close_scratch() noexcept;
 
   /// A varint length, then `n` bytes.
   void write_bytes(const void* data, size_t n) {
@@ -311,11 +312,11 @@ private:
       copy_small(claim(n), static_cast<const std::byte*>(data), n);
       return;
     }
-    if (n <= stage_size) {
+    if (n <= scratch_size) {
       std::memcpy(claim(n), data, n);
       return;
     }
-    close_stage();
+    close_scratch();
     auto* first = static_cast<const std::byte*>(data);
     buf_->insert(buf_->end(), first, first + n);
   }
@@ -354,14 +355,14 @@ private:
   void write_long_double(long double x);
 
   byte_buffer* buf_;
-  /// The write position in stage_ and the stage's end; both null while no
-  /// stage is open.
+  /// The write position in scratch_ and the array's end; both null while
+  /// it is not open.
   std::byte* pos_ = nullptr;
   std::byte* end_ = nullptr;
   size_t depth_ = 0;
   detail::actor_codec* codec_ = nullptr;
   error err_;
-  std::byte stage_[stage_size];
+  std::byte scratch_[scratch_size];
 };
 
 /// Appends the binary form of `x` to `buf`; on error `buf` keeps its old size.

@@ -1,5 +1,7 @@
 #include "troupe/net/middleman.hpp"
 
+#include "../detail/system_internals.hpp"
+
 #include "middleman_impl.hpp"
 #include "peer.hpp"
 
@@ -543,7 +545,7 @@ strong_actor_ptr middleman_impl::pending_proxy(actor_proxy::target where, uint64
   auto host = where.host;
   auto port = where.port;
   auto node = where.node;
-  auto proxy = troupe::detail::make_actor<actor_proxy>(sys_.next_actor_id(), &sys_,
+  auto proxy = troupe::detail::make_actor<actor_proxy>(troupe::detail::system_internals::next_actor_id(sys_), &sys_,
                                                        std::move(where), id);
   entry->second.emplace(id, proxy);
   if (!first)

@@ -1,5 +1,7 @@
 #include "peer.hpp"
 
+#include "../detail/system_internals.hpp"
+
 #include "middleman_impl.hpp"
 #include "proxy.hpp"
 
@@ -438,7 +440,7 @@ strong_actor_ptr peer::proxy_for(uint64_t remote_id) {
     return i->second;
   }
   auto& sys = mm_->system();
-  auto ptr = troupe::detail::make_actor<actor_proxy>(sys.next_actor_id(), &sys,
+  auto ptr = troupe::detail::make_actor<actor_proxy>(troupe::detail::system_internals::next_actor_id(sys), &sys,
                                                      shared_from_this(), remote_id);
   proxies_.emplace(remote_id, ptr);
   return ptr;

@@ -29,21 +29,21 @@ size_t encode_varint(uint64_t x, std::byte* out) {
 
 } // namespace
 
-void binary_serializer::close_stage() noexcept {
+void binary_serializer::close_scratch() noexcept {
   if (pos_ == nullptr)
     return;
-  if (pos_ != stage_)
-    buf_->insert(buf_->end(), stage_, pos_); // room reserved: no allocation
+  if (pos_ != scratch_)
+    buf_->insert(buf_->end(), scratch_, pos_); // room reserved: no allocation
   pos_ = end_ = nullptr;
 }
 
-void binary_serializer::open_stage() {
-  close_stage();
-  start_stage();
+void binary_serializer::open_scratch() {
+  close_scratch();
+  start_scratch();
 }
 
-void binary_serializer::reserve_stage() {
-  buf_->reserve(std::max(buf_->size() + stage_size, 2 * buf_->capacity()));
+void binary_serializer::reserve_scratch() {
+  buf_->reserve(std::max(buf_->size() + scratch_size, 2 * buf_->capacity()));
 }
 
 void binary_serializer::write_long_varint(uint64_t x) {

@@ -1,5 +1,7 @@
 #include "troupe/stream/detail/runner.hpp"
 
+#include "../detail/system_internals.hpp"
+
 #include "troupe/actor_system.hpp"
 #include "troupe/local_actor.hpp"
 #include "troupe/mailbox_element.hpp"
@@ -84,7 +86,7 @@ void runner::start() {
     graph_->system().scheduler().schedule(this);
     return;
   }
-  graph_->system().start_thread([this] { run_thread(); });
+  troupe::detail::system_internals::start_thread(graph_->system(), [this] { run_thread(); });
 }
 
 void runner::run_thread() {
