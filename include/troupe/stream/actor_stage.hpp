@@ -1,6 +1,7 @@
 #pragma once
 
-// An ordinary actor as a stage of a stream graph (the seed's SeqActor):
+// An ordinary actor as a stage of a stream graph (SeqActor of seed 002, the
+// streaming paper):
 //
 //   auto scale = g.add_actor<int64_t, double>(scaler);   // scaler answers int64_t with double
 //   auto log = g.add_actor<double>(logger);              // a stage that emits nothing
@@ -23,7 +24,7 @@
 #include "troupe/event_based_actor.hpp"
 #include "troupe/stream/detail/actor_waker.hpp"
 #include "troupe/stream/detail/runner.hpp"
-#include "troupe/stream/emitter.hpp"
+#include "troupe/stream/detail/runtime_emitter.hpp"
 
 #include <cstddef>
 #include <deque>
@@ -52,7 +53,7 @@ namespace detail {
 template <class In, class Out>
 struct stage_ports {
   std::vector<spsc_ring<In>*> inputs; // one per upstream replica
-  std::conditional_t<std::is_void_v<Out>, int, emitter<Out>> out;
+  std::conditional_t<std::is_void_v<Out>, int, runtime_emitter<Out>> out;
   actor_waker waker;
 };
 
