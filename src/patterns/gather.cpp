@@ -9,7 +9,7 @@ gather_stage::gather_stage(actor_config& cfg, stage_config sc, std::vector<route
 
 behavior gather_stage::make_behavior() {
   return {
-    [this](end_of_stream_atom) { on_end_of_stream(); },
+    [this](close_atom) { on_end_of_stream(); },
     [this](drain_atom) { on_drain(); },
     [this](message& msg) -> result<void> {
       auto [sender, mid] = take_current_request();

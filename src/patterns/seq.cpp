@@ -19,7 +19,7 @@ behavior actor_stage::make_behavior() {
     }
   });
   return {
-    [this](end_of_stream_atom) { on_end_of_stream(); },
+    [this](close_atom) { on_end_of_stream(); },
     [this](drain_atom) { on_drain(); },
     [this](message& msg) -> result<void> {
       // Plain variables: clang 14 cannot capture structured bindings.

@@ -78,7 +78,7 @@ void stage_actor::pass_markers() {
     return;
   for (; eos_ready_ > 0; --eos_ready_) {
     if (next_)
-      next_->broadcast(this, nullptr, make_message(end_of_stream_atom_v), context());
+      next_->broadcast(this, nullptr, make_message(close_atom_v), context());
     else
       report_stream_done(handle_, self_ptr(), context());
   }

@@ -53,7 +53,7 @@ protected:
         emit_current(std::move(out));
         return delegated<>{};
       },
-      [this](end_of_stream_atom) { on_end_of_stream(); },
+      [this](close_atom) { on_end_of_stream(); },
       [this](drain_atom) { on_drain(); },
     };
   }
