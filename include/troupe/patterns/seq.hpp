@@ -18,11 +18,14 @@
 
 #include "troupe/actor_system.hpp"
 #include "troupe/behavior.hpp"
+#include "troupe/detail/actor_stage_core.hpp"
 #include "troupe/detail/callable_trait.hpp"
 #include "troupe/patterns/detail/pattern.hpp"
 #include "troupe/typed_actor.hpp"
 
+#include <cstddef>
 #include <functional>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -62,7 +65,10 @@ private:
   F fn_;
 };
 
-/// Forwards every item to an actor of the user's as a request.
+/// Forwards every item to an actor of the user's as a request; the results
+/// leave in input order. The mechanism is troupe::detail::actor_stage_core,
+/// shared with stream::graph::add_actor; this is the glue for items that
+/// come and go as messages.
 class actor_stage final : public stage_actor {
 public:
   using factory = std::function<actor(actor_system&)>;
@@ -73,8 +79,11 @@ protected:
   behavior make_behavior() override;
 
 private:
+  void flush();
+
   factory make_;
   actor worker_;
+  troupe::detail::actor_stage_core<pending_request> core_;
 };
 
 template <class R>

@@ -69,6 +69,20 @@ struct fan_in {
 
 using fan_in_ptr = std::shared_ptr<fan_in>;
 
+/// A request a stage answers later, in input order (reorder_window's slot
+/// in ordered farms and actor stages): its result or its error.
+struct pending_request {
+  strong_actor_ptr sender;
+  message_id mid;
+  message result;
+  error err;
+  bool done = false;
+
+  bool ready() const noexcept {
+    return done;
+  }
+};
+
 /// Everything a stage's actors are spawned with.
 struct stage_config {
   std::string name;
@@ -99,6 +113,10 @@ protected:
 
   /// Answers the request (`sender`, `mid`) with `err`.
   void reject(strong_actor_ptr sender, message_id mid, error err);
+
+  /// Sends a done pending request's result on, or answers it with its
+  /// error; ends its work (begin_work when it came).
+  void settle(pending_request&& x);
 
   /// The error a request fails with when user code threw `e`.
   error failure(std::exception_ptr e) const;
