@@ -1,5 +1,7 @@
 #include "troupe/patterns/seq.hpp"
 
+#include <limits>
+
 namespace troupe::patterns {
 
 namespace detail {
@@ -29,7 +31,8 @@ behavior actor_stage::make_behavior() {
       auto request = take_current_request();
       begin_work();
       core_.ask<message>(
-        this, worker_, std::move(msg), pending_request{std::move(request.first), request.second},
+        this, worker_, std::move(msg),
+        pending_request{std::move(request.first), request.second, {}, {}, false},
         [this](pending_request& x, message& out) {
           x.result = std::move(out);
           x.done = true;

@@ -23,9 +23,7 @@
 #include "troupe/patterns/detail/pattern.hpp"
 #include "troupe/typed_actor.hpp"
 
-#include <cstddef>
 #include <functional>
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
