@@ -182,7 +182,7 @@ TEST(type_id, troupes_own_blocks_do_not_overlap_and_stay_below_the_first_custom_
   EXPECT_LE(core_patterns::end, troupe::id_block::core_stream::begin);
   EXPECT_LE(troupe::id_block::core_stream::end, troupe::id_block::core_more_atoms::begin);
   EXPECT_LE(troupe::id_block::core_more_atoms::end, troupe::first_custom_type_id);
-  EXPECT_EQ(core_patterns::end - core_patterns::begin, 4);
+  EXPECT_EQ(core_patterns::end - core_patterns::begin, 3);
   EXPECT_EQ(core_errors::end - core_errors::begin, 3);
   EXPECT_EQ(core_actors::end - core_actors::begin, 7);
 }

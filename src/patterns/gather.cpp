@@ -9,12 +9,11 @@ gather_stage::gather_stage(actor_config& cfg, stage_config sc, std::vector<route
 
 behavior gather_stage::make_behavior() {
   return {
-    [this](end_of_stream_atom) { on_end_of_stream(); },
+    [this](close_atom) { on_end_of_stream(); },
     [this](drain_atom) { on_drain(); },
     [this](message& msg) -> result<void> {
       auto [sender, mid] = take_current_request();
-      auto seq = base_ + window_.size();
-      window_.push_back(slot{std::move(sender), mid, {}, {}, false});
+      auto seq = window_.open(pending_request{std::move(sender), mid, {}, {}, false});
       begin_work();
       on_item(seq, msg);
       return delegated<>{};
@@ -35,11 +34,9 @@ void gather_stage::ask(size_t replica, uint64_t seq, message msg) {
     troupe::detail::invalid_timer_id, false);
 }
 
-gather_stage::slot* gather_stage::find(uint64_t seq) noexcept {
-  if (seq < base_ || seq - base_ >= window_.size())
-    return nullptr;
-  auto* s = &window_[seq - base_];
-  return s->done ? nullptr : s;
+pending_request* gather_stage::find(uint64_t seq) noexcept {
+  auto* s = window_.find(seq);
+  return s && !s->done ? s : nullptr;
 }
 
 void gather_stage::finish(uint64_t seq, message result) {
@@ -59,16 +56,8 @@ void gather_stage::fail(uint64_t seq, error err) {
 }
 
 void gather_stage::flush() {
-  while (!window_.empty() && window_.front().done) {
-    auto s = std::move(window_.front());
-    window_.pop_front();
-    ++base_;
-    if (s.err)
-      reject(std::move(s.sender), s.mid, std::move(s.err));
-    else
-      emit(std::move(s.sender), s.mid, std::move(s.result));
-    end_work();
-  }
+  while (!window_.empty() && window_.front().done)
+    settle(window_.take_front());
 }
 
 void gather_stage::on_cleanup(const error& reason, execution_unit* ctx) {

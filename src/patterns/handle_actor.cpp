@@ -12,9 +12,9 @@ behavior handle_actor::make_behavior() {
   // the others). They only quit normally once the handle itself is gone.
   set_down_handler([this](down_msg& msg) { quit(msg.reason); });
   return {
-    [this](end_of_stream_atom) {
+    [this](close_atom) {
       eos_target_ = state_->sink ? state_->sink : current_sender();
-      state_->entry->broadcast(this, nullptr, make_message(end_of_stream_atom_v), context());
+      state_->entry->broadcast(this, nullptr, make_message(close_atom_v), context());
     },
     [this](stream_done_atom) {
       if (++exits_done_ < state_->exits)
@@ -22,7 +22,7 @@ behavior handle_actor::make_behavior() {
       exits_done_ = 0;
       if (auto target = std::move(eos_target_))
         target->get()->enqueue(
-          make_mailbox_element(self_ptr(), message_id::make(), make_message(end_of_stream_atom_v)),
+          make_mailbox_element(self_ptr(), message_id::make(), make_message(close_atom_v)),
           context());
     },
     [this](message& msg) -> result<void> {

@@ -69,7 +69,7 @@ void loop_exit::broadcast(local_actor* self, const strong_actor_ptr& sender,
     return;
   }
   // The end of the pattern: as a last stage without a route would.
-  if (marker.match_elements<end_of_stream_atom>())
+  if (marker.match_elements<close_atom>())
     report_stream_done(st_->handle, self->self_ptr(), ctx);
 }
 

@@ -1,11 +1,16 @@
 #include "troupe/patterns/seq.hpp"
 
+#include <limits>
+
 namespace troupe::patterns {
 
 namespace detail {
 
 actor_stage::actor_stage(actor_config& cfg, stage_config sc, factory make)
-  : stage_actor(cfg, std::move(sc)), make_(std::move(make)) {}
+  : stage_actor(cfg, std::move(sc)),
+    make_(std::move(make)),
+    // No bound of its own: the requests that wait are the items sent in.
+    core_(std::string{"stage "} + name(), std::numeric_limits<size_t>::max()) {}
 
 behavior actor_stage::make_behavior() {
   worker_ = make_(system());
@@ -19,28 +24,33 @@ behavior actor_stage::make_behavior() {
     }
   });
   return {
-    [this](end_of_stream_atom) { on_end_of_stream(); },
+    [this](close_atom) { on_end_of_stream(); },
     [this](drain_atom) { on_drain(); },
     [this](message& msg) -> result<void> {
       // Plain variables: clang 14 cannot capture structured bindings.
       auto request = take_current_request();
-      auto sender = std::move(request.first);
-      auto mid = request.second;
       begin_work();
-      request_message(worker_, infinite, std::move(msg))
-        .then(
-          [this, sender, mid](message& out) mutable {
-            emit(std::move(sender), mid, std::move(out));
-            end_work();
-          },
-          [this, sender, mid](error& err) mutable {
-            auto what = std::string{"stage "} + name() + ": " + to_string(err);
-            reject(std::move(sender), mid, error{err.code(), err.category(), std::move(what)});
-            end_work();
-          });
+      core_.ask<message>(
+        this, worker_, std::move(msg),
+        pending_request{std::move(request.first), request.second, {}, {}, false},
+        [this](pending_request& x, message& out) {
+          x.result = std::move(out);
+          x.done = true;
+          flush();
+        },
+        [this](pending_request& x, error& err) {
+          x.err = std::move(err);
+          x.done = true;
+          flush();
+        });
       return delegated<>{};
     },
   };
+}
+
+void actor_stage::flush() {
+  while (core_.front_ready())
+    settle(core_.take_front());
 }
 
 } // namespace detail

@@ -34,6 +34,14 @@ void stage_actor::reject(strong_actor_ptr sender, message_id mid, error err) {
   answer(system(), self_ptr(), std::move(sender), mid, make_message(std::move(err)), context());
 }
 
+void stage_actor::settle(pending_request&& x) {
+  if (x.err)
+    reject(std::move(x.sender), x.mid, std::move(x.err));
+  else
+    emit(std::move(x.sender), x.mid, std::move(x.result));
+  end_work();
+}
+
 void report_stream_done(const actor_addr& handle, strong_actor_ptr from, execution_unit* ctx) {
   if (auto hdl = handle.lock())
     hdl.ctrl()->get()->enqueue(
@@ -78,7 +86,7 @@ void stage_actor::pass_markers() {
     return;
   for (; eos_ready_ > 0; --eos_ready_) {
     if (next_)
-      next_->broadcast(this, nullptr, make_message(end_of_stream_atom_v), context());
+      next_->broadcast(this, nullptr, make_message(close_atom_v), context());
     else
       report_stream_done(handle_, self_ptr(), context());
   }

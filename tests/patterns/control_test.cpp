@@ -35,13 +35,13 @@ protected:
   std::vector<Out> stream(const Handle& p, const std::vector<int32_t>& items) {
     for (auto x : items)
       self->send(p, x);
-    self->send(p, end_of_stream_atom_v);
+    self->send(p, close_atom_v);
     std::vector<Out> result;
     bool done = false;
     while (!done) {
       bool got = false;
       self->receive([&](Out& x) { result.push_back(std::move(x)), got = true; },
-                    [&](end_of_stream_atom) { done = true, got = true; },
+                    [&](close_atom) { done = true, got = true; },
                     after(troupe::test::patience) >> [] {});
       if (!got) {
         ADD_FAILURE() << "the stream stalled after " << result.size() << " results";
@@ -285,14 +285,14 @@ TEST_P(patterns_control, a_sink_gets_the_results_of_plain_sends_and_the_end_of_s
   auto p = spawn_pattern(sys, farm(seq([](int32_t x) { return x + 100; }), 2), sink);
   for (int32_t i = 0; i < 10; ++i)
     self->send(p, i);
-  self->send(p, end_of_stream_atom_v);
+  self->send(p, close_atom_v);
   int32_t sum = 0;
   int count = 0;
   bool done = false;
   while (!done) {
     bool got = false;
     sink->receive([&](int32_t x) { sum += x, ++count, got = true; },
-                  [&](end_of_stream_atom) { done = got = true; },
+                  [&](close_atom) { done = got = true; },
                   after(troupe::test::patience) >> [] {});
     if (!got)
       break;

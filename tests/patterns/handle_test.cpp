@@ -57,7 +57,7 @@ TEST_P(pattern_handle, is_typed_when_the_types_are_known) {
   auto p = spawn_pattern(sys, pipeline(seq([](int32_t x) { return x + 1; }),
                                        seq([](int32_t x) { return std::to_string(x); })));
   static_assert(std::is_same_v<decltype(p), typed_actor<result<std::string>(int32_t),
-                                                        result<void>(end_of_stream_atom)>>);
+                                                        result<void>(close_atom)>>);
   auto q = spawn_pattern(sys, seq([] { return behavior{[](int32_t x) { return x; }}; }));
   static_assert(std::is_same_v<decltype(q), actor>);
   EXPECT_EQ(ask<std::string>(p, int32_t{1}), "2");
@@ -148,14 +148,14 @@ TEST_P(pattern_handle, stream_markers_pass_through_every_kind_of_stage) {
                          sink);
   for (int32_t i = 0; i < 50; ++i)
     self->send(p, i);
-  self->send(p, end_of_stream_atom_v);
+  self->send(p, close_atom_v);
   int32_t sum = 0;
   int count = 0;
   bool ended = false;
   while (!ended) {
     bool got = false;
     sink->receive([&](int32_t x) { sum += x, ++count, got = true; },
-                  [&](end_of_stream_atom) { ended = got = true; },
+                  [&](close_atom) { ended = got = true; },
                   after(troupe::test::patience) >> [] {});
     if (!got)
       break;

@@ -118,7 +118,7 @@ protected:
         return delegated<>{};
       },
       [this](job_done_atom, uint64_t id) { this->on_job_done(id); },
-      [this](end_of_stream_atom) { this->on_end_of_stream(); },
+      [this](close_atom) { this->on_end_of_stream(); },
       [this](drain_atom) { this->on_drain(); },
     };
   }

@@ -18,6 +18,7 @@
 
 #include "troupe/actor_system.hpp"
 #include "troupe/behavior.hpp"
+#include "troupe/detail/actor_stage_core.hpp"
 #include "troupe/detail/callable_trait.hpp"
 #include "troupe/patterns/detail/pattern.hpp"
 #include "troupe/typed_actor.hpp"
@@ -53,7 +54,7 @@ protected:
         emit_current(std::move(out));
         return delegated<>{};
       },
-      [this](end_of_stream_atom) { on_end_of_stream(); },
+      [this](close_atom) { on_end_of_stream(); },
       [this](drain_atom) { on_drain(); },
     };
   }
@@ -62,7 +63,10 @@ private:
   F fn_;
 };
 
-/// Forwards every item to an actor of the user's as a request.
+/// Forwards every item to an actor of the user's as a request; the results
+/// leave in input order. The mechanism is troupe::detail::actor_stage_core,
+/// shared with stream::graph::add_actor; this is the glue for items that
+/// come and go as messages.
 class actor_stage final : public stage_actor {
 public:
   using factory = std::function<actor(actor_system&)>;
@@ -73,8 +77,11 @@ protected:
   behavior make_behavior() override;
 
 private:
+  void flush();
+
   factory make_;
   actor worker_;
+  troupe::detail::actor_stage_core<pending_request> core_;
 };
 
 template <class R>

@@ -4,12 +4,12 @@
 // them, an ordinary actor: request it, send to it, link to it, monitor it,
 // spawn it detached (`spawn_pattern<detached>(sys, p)`). Where the pattern's
 // input and output types are known the handle is typed,
-// `typed_actor<result<Out>(In), result<void>(end_of_stream_atom)>`.
+// `typed_actor<result<Out>(In), result<void>(close_atom)>`.
 //
 // Each request gets its own answer, from whichever stage finishes the item.
 // The result of a plain send goes back to its sender, or to `sink` if one is
-// given; after `end_of_stream_atom` the sink (or the sender of the end of
-// stream) gets `end_of_stream_atom` once every earlier item's result is out.
+// given; after `close_atom` the sink (or the sender of the end of
+// stream) gets `close_atom` once every earlier item's result is out.
 //
 // The handle watches the actors of its pattern: if one dies, the handle dies
 // with the same reason and takes the rest with it; if the handle is stopped,
@@ -32,12 +32,12 @@ namespace detail {
 
 template <class In, class Out>
 struct pattern_handle {
-  using type = typed_actor<result<Out>(In), result<void>(end_of_stream_atom)>;
+  using type = typed_actor<result<Out>(In), result<void>(close_atom)>;
 };
 
 template <class In>
 struct pattern_handle<In, void> {
-  using type = typed_actor<result<void>(In), result<void>(end_of_stream_atom)>;
+  using type = typed_actor<result<void>(In), result<void>(close_atom)>;
 };
 
 template <class Out>

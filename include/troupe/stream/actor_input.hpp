@@ -23,7 +23,7 @@
 #include "troupe/event_based_actor.hpp"
 #include "troupe/stream/detail/actor_waker.hpp"
 #include "troupe/stream/detail/runner.hpp"
-#include "troupe/stream/emitter.hpp"
+#include "troupe/stream/detail/runtime_emitter.hpp"
 
 #include <cstddef>
 #include <deque>
@@ -33,12 +33,14 @@
 
 namespace troupe::stream {
 
+class graph;
+
 namespace detail {
 
 /// What the graph wires and the input's actor writes.
 template <class T>
 struct input_ports {
-  emitter<T> out;
+  runtime_emitter<T> out;
   actor_waker waker;
   // The graph starting and the actor terminating may meet: the one that
   // comes second sees the other's flag and stops the graph.
@@ -197,7 +199,9 @@ public:
     return handle_;
   }
 
-  // -- for the graph builder ------------------------------------------------------
+private:
+  // Made and named by the graph builder only.
+  friend class graph;
 
   actor_input(actor handle, size_t id) : handle_(std::move(handle)), id_(id) {}
 
@@ -205,7 +209,6 @@ public:
     return id_;
   }
 
-private:
   actor handle_;
   size_t id_;
 };

@@ -1,6 +1,7 @@
 #pragma once
 
-// An ordinary actor as a stage of a stream graph (the seed's SeqActor):
+// An ordinary actor as a stage of a stream graph (SeqActor of seed 002, the
+// streaming paper):
 //
 //   auto scale = g.add_actor<int64_t, double>(scaler);   // scaler answers int64_t with double
 //   auto log = g.add_actor<double>(logger);              // a stage that emits nothing
@@ -18,15 +19,18 @@
 //
 // The stage runs in an actor of its own (the bridge) that reads the input
 // rings, sends the requests and writes the output rings, so the target may
-// be any actor, in any state: the graph never calls into it.
+// be any actor, in any state: the graph never calls into it. The requests,
+// their order and the errors' names are troupe::detail::actor_stage_core,
+// shared with the patterns' seq of an actor; the bridge is the glue to the
+// rings.
 
+#include "troupe/detail/actor_stage_core.hpp"
 #include "troupe/event_based_actor.hpp"
 #include "troupe/stream/detail/actor_waker.hpp"
 #include "troupe/stream/detail/runner.hpp"
-#include "troupe/stream/emitter.hpp"
+#include "troupe/stream/detail/runtime_emitter.hpp"
 
 #include <cstddef>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,7 +56,7 @@ namespace detail {
 template <class In, class Out>
 struct stage_ports {
   std::vector<spsc_ring<In>*> inputs; // one per upstream replica
-  std::conditional_t<std::is_void_v<Out>, int, emitter<Out>> out;
+  std::conditional_t<std::is_void_v<Out>, int, runtime_emitter<Out>> out;
   actor_waker waker;
 };
 
@@ -68,8 +72,7 @@ public:
       graph_(std::move(graph)),
       ports_(std::move(ports)),
       target_(std::move(target)),
-      name_(std::move(name)),
-      max_in_flight_(max_in_flight) {}
+      core_("stream actor stage " + name, max_in_flight) {}
 
   const char* name() const noexcept override {
     return "stream actor stage";
@@ -88,7 +91,7 @@ public:
     if (!finished_) {
       // Killed, or the system shut down: the graph stops with us.
       auto err = reason ? reason : error{exit_reason::unknown};
-      err.prepend_context("stream actor stage " + name_ + ": ");
+      core_.name_error(err);
       graph_->fail(std::move(err));
       finish();
     }
@@ -101,8 +104,23 @@ public:
   }
 
 private:
-  /// A response, or nothing yet (a sink stage: whether it came).
-  using slot = std::conditional_t<is_sink, bool, std::optional<Out>>;
+  /// A response, or nothing yet.
+  struct slot {
+    std::optional<Out> answer;
+
+    bool ready() const noexcept {
+      return answer.has_value();
+    }
+  };
+
+  /// A sink stage's: whether the (empty) response came.
+  struct ack_slot {
+    bool answered = false;
+
+    bool ready() const noexcept {
+      return answered;
+    }
+  };
 
   /// Emits what came back in order, asks about new tuples, finishes at
   /// the end of stream. Called on every pull and every response.
@@ -119,9 +137,9 @@ private:
     auto& inputs = ports_->inputs;
     auto n = inputs.size();
     bool took = true;
-    while (took && answers_.size() < max_in_flight_) {
+    while (took && core_.has_room()) {
       took = false;
-      for (size_t k = 0; k < n && answers_.size() < max_in_flight_; ++k) {
+      for (size_t k = 0; k < n && core_.has_room(); ++k) {
         auto& r = *inputs[(next_input_ + k) % n];
         if (r.readable() == 0)
           continue;
@@ -133,7 +151,7 @@ private:
     }
     for (auto* r : inputs)
       r->release();
-    if (!answers_.empty())
+    if (!core_.idle())
       return;
     for (auto* r : inputs)
       if (!r->drained())
@@ -148,51 +166,41 @@ private:
   /// Moves the answers at the front into the output; false if it is full.
   bool emit_ready() {
     if constexpr (is_sink) {
-      while (!answers_.empty() && answers_.front())
-        pop_answer();
+      while (core_.front_ready())
+        core_.take_front();
       return true;
     } else {
       auto& out = ports_->out;
       if (!out.flush())
         return false;
-      while (!answers_.empty() && answers_.front() && !out.blocked()) {
-        out.emit(std::move(*answers_.front()));
-        pop_answer();
-      }
+      while (core_.front_ready() && !out.blocked())
+        out.emit(std::move(*core_.take_front().answer));
       out.publish();
       return out.flush();
     }
   }
 
-  void pop_answer() {
-    answers_.pop_front();
-    ++first_number_;
-  }
-
   void ask(In&& x) {
-    auto number = first_number_ + answers_.size();
-    answers_.emplace_back();
-    auto on_error = [this](error& err) {
-      err.prepend_context("stream actor stage " + name_ + ": ");
+    auto on_error = [this](auto&, error& err) {
       graph_->fail(std::move(err));
       pump();
     };
     if constexpr (is_sink) {
-      request(target_, infinite, std::move(x))
-        .then(
-          [this, number] {
-            answers_[number - first_number_] = true;
-            pump();
-          },
-          on_error);
+      core_.ask(
+        this, target_, make_message(std::move(x)), ack_slot{},
+        [this](ack_slot& s) {
+          s.answered = true;
+          pump();
+        },
+        on_error);
     } else {
-      request(target_, infinite, std::move(x))
-        .then(
-          [this, number](Out& y) {
-            answers_[number - first_number_] = std::move(y);
-            pump();
-          },
-          on_error);
+      core_.template ask<Out>(
+        this, target_, make_message(std::move(x)), slot{},
+        [this](slot& s, Out& y) {
+          s.answer = std::move(y);
+          pump();
+        },
+        on_error);
     }
   }
 
@@ -210,10 +218,7 @@ private:
   std::shared_ptr<graph_state> graph_;
   std::shared_ptr<stage_ports<In, Out>> ports_;
   actor target_;
-  std::string name_;
-  size_t max_in_flight_;
-  std::deque<slot> answers_; // one per request not yet emitted, in input order
-  uint64_t first_number_ = 0; // the input number of answers_.front()
+  troupe::detail::actor_stage_core<std::conditional_t<is_sink, ack_slot, slot>> core_;
   size_t next_input_ = 0;
   bool finished_ = false;
 };

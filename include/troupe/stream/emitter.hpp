@@ -3,8 +3,9 @@
 // emitter<Out>: what a node writes its results into. It belongs to one
 // replica of the node, which alone calls it, so it takes no lock: each
 // outgoing edge has its own routing state and one ring into each replica of
-// the downstream node (the emitter is the seed's "router in the upstream
-// replica": farm -> farm needs no router node in between).
+// the downstream node (the emitter is the "router in the upstream replica"
+// of seed 002, the streaming paper: farm -> farm needs no router node in
+// between).
 //
 // A full ring never blocks emit(): the tuple waits in the edge's staging
 // buffer, and the node's runner stops taking input and sleeps until the
@@ -118,8 +119,8 @@ public:
       return std::all_of(rings_.begin(), rings_.end(), below) ? 0 : out_edge<Out>::no_target;
     } else if constexpr (std::is_same_v<Policy, round_robin>
                          || std::is_same_v<Policy, random_replica>) {
-      // As the seed's send_next_if: try every replica, starting at the one
-      // the policy picks.
+      // As send_next_if of seed 002 (the streaming paper): try every
+      // replica, starting at the one the policy picks.
       auto n = rings_.size();
       auto first = picker_(x, n);
       for (size_t k = 0; k < n; ++k)
@@ -206,6 +207,10 @@ private:
   std::deque<std::pair<size_t, In>> staged_; // in emit order
 };
 
+/// The emitter as the runtime sees it (stream/detail/runtime_emitter.hpp).
+template <class Out>
+class runtime_emitter;
+
 } // namespace detail
 
 /// Where a node's results go: every outgoing edge gets each tuple.
@@ -244,10 +249,11 @@ public:
     emit(x);
   }
 
-  /// The seed's send_next_if: emits `x` only if the queue it would go to
-  /// holds at most `max_queued` tuples (round-robin and random edges try
-  /// every replica's queue first), and returns whether it did; `x` is left
-  /// alone otherwise, for the node to keep, retry or drop as it sees fit.
+  /// send_next_if of seed 002 (the streaming paper): emits `x` only if the
+  /// queue it would go to holds at most `max_queued` tuples (round-robin
+  /// and random edges try every replica's queue first), and returns whether
+  /// it did; `x` is left alone otherwise, for the node to keep, retry or
+  /// drop as it sees fit.
   /// With several outgoing edges, each must take it.
   bool send_next_if(Out& x, size_t max_queued) {
     constexpr auto none = detail::out_edge<Out>::no_target;
@@ -272,7 +278,10 @@ public:
     return true;
   }
 
-  // -- for the runtime ---------------------------------------------------------
+private:
+  // The runtime's side: reached only through detail::runtime_emitter, which
+  // the runtime holds and hands to the node as its base.
+  friend class detail::runtime_emitter<Out>;
 
   void add_edge(std::unique_ptr<detail::out_edge<Out>> e) {
     e->count_staged_in(&staged_);
@@ -322,7 +331,6 @@ public:
       e->discard();
   }
 
-private:
   std::vector<std::unique_ptr<detail::out_edge<Out>>> edges_;
   uint64_t emitted_ = 0;
   size_t staged_ = 0; // tuples staged over all edges

@@ -18,7 +18,7 @@
 
 #include "troupe/error.hpp"
 #include "troupe/stream/detail/runner.hpp"
-#include "troupe/stream/emitter.hpp"
+#include "troupe/stream/detail/runtime_emitter.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -27,6 +27,8 @@
 #include <utility>
 
 namespace troupe::stream {
+
+class graph;
 
 namespace detail {
 
@@ -39,7 +41,7 @@ public:
     close();
   }
 
-  emitter<T>& out() noexcept {
+  runtime_emitter<T>& out() noexcept {
     return out_;
   }
 
@@ -114,7 +116,7 @@ private:
 
   std::shared_ptr<graph_state> graph_;
   std::mutex mtx_;
-  emitter<T> out_;             // guarded by mtx_
+  runtime_emitter<T> out_;            // guarded by mtx_
   bool attached_ = false;      // guarded by mtx_: set when the graph starts
   bool closed_ = false;        // guarded by mtx_
   std::atomic<uint32_t> signal_{0};
@@ -143,9 +145,10 @@ public:
     return state_->push(std::move(x));
   }
 
-  /// The seed's send_next_if for callers that must not wait (actors):
-  /// sends `x` only if its queue holds at most `max_queued` tuples, and
-  /// says whether it did (`x` is left alone otherwise).
+  /// send_next_if of seed 002 (the streaming paper), for callers that must
+  /// not wait (actors): sends `x` only if its queue holds at most
+  /// `max_queued` tuples, and says whether it did (`x` is left alone
+  /// otherwise).
   bool try_push(T& x, size_t max_queued) {
     return state_ && state_->try_push(x, max_queued);
   }
@@ -156,7 +159,9 @@ public:
       state_->close();
   }
 
-  // -- for the graph builder ------------------------------------------------------
+private:
+  // Made and named by the graph builder only.
+  friend class graph;
 
   explicit input(std::shared_ptr<detail::input_state<T>> state, size_t id)
     : state_(std::move(state)), id_(id) {}
@@ -165,7 +170,6 @@ public:
     return id_;
   }
 
-private:
   std::shared_ptr<detail::input_state<T>> state_;
   size_t id_ = 0;
 };

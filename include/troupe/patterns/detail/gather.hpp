@@ -2,15 +2,14 @@
 
 // The actor of an ordered or broadcast farm. It sends each item to its
 // replicas as requests through their routes (the replicas answer it, not the
-// requester) and sends the results on in input order: a window of slots, one
-// per item in flight, leaves from the front as results complete. A failed
+// requester) and sends the results on in input order (reorder_window). A failed
 // item answers its own requester with the error and takes its turn in the
 // order like any other.
 
+#include "troupe/detail/reorder_window.hpp"
 #include "troupe/patterns/detail/stage.hpp"
 
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -53,20 +52,11 @@ protected:
   void on_cleanup(const error& reason, execution_unit* ctx) override;
 
 private:
-  struct slot {
-    strong_actor_ptr sender;
-    message_id mid;
-    message result;
-    error err;
-    bool done = false;
-  };
-
-  slot* find(uint64_t seq) noexcept;
+  pending_request* find(uint64_t seq) noexcept;
   void flush();
 
   std::vector<route_ptr> replicas_;
-  std::deque<slot> window_;
-  uint64_t base_ = 0; // seq of window_.front()
+  troupe::detail::reorder_window<pending_request> window_;
 };
 
 /// Ordered farm: each item to one replica picked by the policy.

@@ -3,12 +3,13 @@
 // What every actor inside a pattern shares: where its results go, its name
 // for error messages, and the bookkeeping of the stream markers.
 //
-// Stream markers travel behind the items: `end_of_stream_atom` (the sender
-// said its stream ended) and `drain_atom` (the pattern's handle is gone: stop
-// once the work in flight is done). An actor passes a marker on once it got
-// it from every actor upstream of it (its fan-in, set when the pattern is
-// built) and the asynchronous work it started before (map jobs, requests to a
-// user's actor) has finished, so the marker never overtakes an item.
+// Stream markers travel behind the items: `close_atom` (the sender's stream
+// ended; the same atom ends a troupe::stream actor input) and `drain_atom`
+// (the pattern's handle is gone: stop once the work in flight is done). An
+// actor passes a marker on once it got it from every actor upstream of it
+// (its fan-in, set when the pattern is built) and the asynchronous work it
+// started before (map jobs, requests to a user's actor) has finished, so the
+// marker never overtakes an item.
 
 #include "troupe/actor.hpp"
 #include "troupe/actor_system.hpp"
@@ -22,19 +23,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-namespace troupe {
-
-/// Sent into a pattern after the last item of a stream; the pattern sends it
-/// on to where the results go once every earlier item's result is out.
-struct end_of_stream_atom : atom_base<end_of_stream_atom> {};
-inline constexpr end_of_stream_atom end_of_stream_atom_v{};
-
-inline std::string to_string(end_of_stream_atom) {
-  return "end_of_stream_atom";
-}
-
-} // namespace troupe
 
 namespace troupe::patterns::detail {
 
@@ -54,7 +42,7 @@ inline std::string to_string(job_done_atom) {
 }
 
 /// Internal: an actor at the end of the pattern has passed its end of
-/// stream; the pattern's handle sends one end_of_stream_atom on once all
+/// stream; the pattern's handle sends one close_atom on once all
 /// have.
 struct stream_done_atom : atom_base<stream_done_atom> {};
 
@@ -65,7 +53,6 @@ inline std::string to_string(stream_done_atom) {
 } // namespace troupe::patterns::detail
 
 TROUPE_BEGIN_TYPE_ID_BLOCK(core_patterns, 160)
-  TROUPE_ADD_CORE_TYPE_ID(core_patterns, (troupe::end_of_stream_atom))
   TROUPE_ADD_CORE_TYPE_ID(core_patterns, (troupe::patterns::detail::drain_atom))
   TROUPE_ADD_CORE_TYPE_ID(core_patterns, (troupe::patterns::detail::job_done_atom))
   TROUPE_ADD_CORE_TYPE_ID(core_patterns, (troupe::patterns::detail::stream_done_atom))
@@ -81,6 +68,20 @@ struct fan_in {
 };
 
 using fan_in_ptr = std::shared_ptr<fan_in>;
+
+/// A request a stage answers later, in input order (reorder_window's slot
+/// in ordered farms and actor stages): its result or its error.
+struct pending_request {
+  strong_actor_ptr sender;
+  message_id mid;
+  message result;
+  error err;
+  bool done = false;
+
+  bool ready() const noexcept {
+    return done;
+  }
+};
 
 /// Everything a stage's actors are spawned with.
 struct stage_config {
@@ -113,6 +114,10 @@ protected:
   /// Answers the request (`sender`, `mid`) with `err`.
   void reject(strong_actor_ptr sender, message_id mid, error err);
 
+  /// Sends a done pending request's result on, or answers it with its
+  /// error; ends its work (begin_work when it came).
+  void settle(pending_request&& x);
+
   /// The error a request fails with when user code threw `e`.
   error failure(std::exception_ptr e) const;
 
@@ -123,7 +128,7 @@ protected:
 
   void end_work();
 
-  /// Handler of end_of_stream_atom for every stage's behavior.
+  /// Handler of close_atom for every stage's behavior.
   void on_end_of_stream();
 
   /// Handler of drain_atom for every stage's behavior.

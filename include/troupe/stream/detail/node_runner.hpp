@@ -11,6 +11,7 @@
 // of stream for the nodes downstream.
 
 #include "troupe/stream/detail/runner.hpp"
+#include "troupe/stream/detail/runtime_emitter.hpp"
 #include "troupe/stream/seq_node.hpp"
 
 #include <algorithm>
@@ -35,7 +36,7 @@ public:
   static constexpr bool is_source = std::is_void_v<input_type>;
   static constexpr bool is_sink = std::is_void_v<output_type>;
 
-  using emitter_type = std::conditional_t<is_sink, int, emitter<output_type>>;
+  using emitter_type = std::conditional_t<is_sink, int, runtime_emitter<output_type>>;
   using ring_type = spsc_ring<std::conditional_t<is_source, int, input_type>>;
 
   node_runner(std::shared_ptr<graph_state> graph, std::string name, std::unique_ptr<N> node)

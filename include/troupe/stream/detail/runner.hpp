@@ -1,8 +1,9 @@
 #pragma once
 
 // A runner is one replica of a stream node as the scheduler sees it: a
-// resumable job like an actor, but with typed rings for input and output
-// instead of a mailbox. The graph state owns the runners and the rings.
+// resumable like an actor, but with typed rings for input and output
+// instead of a mailbox, and its references counted as a job's are
+// (counted_resumable). The graph state owns the runners and the rings.
 //
 // A runner is running (queued or on a thread), notified (running, and woken
 // since it last looked for work) or parked. wake() sets notified: the one
@@ -17,7 +18,7 @@
 
 #include "troupe/actor.hpp"
 #include "troupe/error.hpp"
-#include "troupe/resumable.hpp"
+#include "troupe/detail/counted_resumable.hpp"
 #include "troupe/stream/detail/spsc_ring.hpp"
 
 #include <atomic>
@@ -36,22 +37,13 @@ namespace troupe::stream::detail {
 
 class graph_state;
 
-class runner : public resumable, public waker {
+class runner : public troupe::detail::counted_resumable, public waker {
 public:
   runner(std::shared_ptr<graph_state> graph, std::string name);
 
   ~runner() override;
 
   resume_result resume(execution_unit* ctx, size_t max_throughput) final;
-
-  void ref_resumable() const noexcept final {
-    refs_.fetch_add(1, std::memory_order_relaxed);
-  }
-
-  void deref_resumable() const noexcept final {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      delete this;
-  }
 
   /// Schedules the runner if it is parked; makes it look for work again
   /// before it parks if it runs. Any thread.
@@ -109,7 +101,6 @@ private:
   std::atomic<uint32_t> signal_{0}; // execution = threads: set by wake
   std::atomic<bool> finished_{false}; // set by the running thread as run_some finishes
   std::atomic<uint64_t> resumes_{0}; // written by the running thread only
-  mutable std::atomic<size_t> refs_{0};
 };
 
 /// Destroys a ring of any tuple type.
