@@ -102,12 +102,15 @@ expected<T> get_as(const actor_system_config& cfg, std::string_view key);
 
 class actor_system_config {
 public:
-  /// troupe.scheduler.policy, troupe.scheduler.max-threads,
-  /// troupe.scheduler.max-throughput and troupe.work-stealing.spin-attempts.
+  // Each field is set by the key that is its path: scheduler.max_threads by
+  // troupe.scheduler.max-threads, scheduler.aggressive.poll_attempts by
+  // troupe.scheduler.aggressive.poll-attempts.
+
+  /// troupe.scheduler.*: the scheduler's policy, workers and idle mode.
   scheduler_config scheduler;
 
-  /// troupe.logger.verbosity. The actor system hands it to the logger.
-  log_level logger_verbosity = default_log_level;
+  /// troupe.logger.*.
+  logger_config logger;
 
   /// troupe.mailbox.*: the bound every actor's mailbox starts with
   /// (local_actor::set_mailbox_capacity changes one actor's).
@@ -116,11 +119,8 @@ public:
   /// troupe.stream.*: edge capacity and execution of stream graphs.
   stream_config stream;
 
-  /// troupe.shutdown.grace-period: see defaults::shutdown::grace_period.
-  std::chrono::milliseconds shutdown_grace_period = defaults::shutdown::grace_period;
-
-  /// troupe.shutdown.report-interval: see defaults::shutdown::report_interval.
-  std::chrono::milliseconds shutdown_report_interval = defaults::shutdown::report_interval;
+  /// troupe.shutdown.*: how the actor system's destructor waits.
+  shutdown_config shutdown;
 
   /// troupe.net.*: see defaults::net.
   net_config net;

@@ -136,7 +136,7 @@ actor_system_config::actor_system_config() {
 
   auto placement
     = make_enum_option(&scheduler.placement, "<local|affinity>", "one of local, affinity");
-  placement.key = "troupe.locality.placement";
+  placement.key = "troupe.scheduler.placement";
   placement.description = "locality policy: where an actor a message unblocks runs; local: "
                           "on the sender's worker (LAS/L); affinity: on the worker that ran "
                           "it last unless that one is parked (LAS/A)";
@@ -147,23 +147,23 @@ actor_system_config::actor_system_config() {
   pin_workers.description = "pin worker i to the i-th CPU the process may use";
   add_builtin(std::move(pin_workers));
 
-  auto mode = make_enum_option(&scheduler.idle, "<adaptive|event|polling>",
+  auto mode = make_enum_option(&scheduler.idle_mode, "<adaptive|event|polling>",
                                "one of adaptive, event, polling");
-  mode.key = "troupe.work-stealing.idle-mode";
+  mode.key = "troupe.scheduler.idle-mode";
   mode.description = "adaptive: spin, then park until woken; event: poll, then wait "
                      "on an event with a timeout; polling: poll with sleeps";
   add_builtin(std::move(mode));
 
   auto spin_attempts
     = detail::make_config_option(&scheduler.spin_attempts, size_t{0}, ws::max_spin_attempts);
-  spin_attempts.key = "troupe.work-stealing.spin-attempts";
+  spin_attempts.key = "troupe.scheduler.spin-attempts";
   spin_attempts.description
     = "adaptive mode: rounds an idle worker looks for work before it parks";
   add_builtin(std::move(spin_attempts));
 
   auto idle_budget
     = detail::make_config_option(&scheduler.idle_budget, 0.0, ws::max_idle_budget);
-  idle_budget.key = "troupe.work-stealing.idle-budget";
+  idle_budget.key = "troupe.scheduler.idle-budget";
   idle_budget.description = "adaptive mode: share of one core idle workers may spend "
                             "spinning where the next work is expected (0: none)";
   add_builtin(std::move(idle_budget));
@@ -172,29 +172,29 @@ actor_system_config::actor_system_config() {
                                                    {"moderate", &scheduler.moderate},
                                                    {"relaxed", &scheduler.relaxed}};
   for (auto [name, tier] : tiers) {
-    auto prefix = std::string{"troupe.work-stealing."} + name;
+    auto prefix = "troupe.scheduler." + std::string{name} + '.';
     auto modes = std::string{name} == "relaxed" ? "polling mode" : "event and polling modes";
     auto attempts
       = detail::make_config_option(&tier->poll_attempts, size_t{0}, ws::max_tier_count);
-    attempts.key = prefix + "-poll-attempts";
+    attempts.key = prefix + "poll-attempts";
     attempts.description = std::string{modes} + ": looks at the own queues in the "
                            + name + " tier";
     add_builtin(std::move(attempts));
     auto interval
       = detail::make_config_option(&tier->steal_interval, size_t{0}, ws::max_tier_count);
-    interval.key = prefix + "-steal-interval";
+    interval.key = prefix + "steal-interval";
     interval.description = std::string{modes} + ": one steal every this many looks (0: none)";
     add_builtin(std::move(interval));
     auto sleep = detail::make_config_option(&tier->sleep_duration,
                                             std::chrono::microseconds{0}, ws::max_idle_duration);
-    sleep.key = prefix + "-sleep-duration";
+    sleep.key = prefix + "sleep-duration";
     sleep.description = std::string{modes} + ": the sleep after each look (0 for none)";
     add_builtin(std::move(sleep));
   }
 
   auto wait_timeout = detail::make_config_option(&scheduler.wait_timeout, ws::min_wait_timeout,
                                                  ws::max_idle_duration);
-  wait_timeout.key = "troupe.work-stealing.wait-timeout";
+  wait_timeout.key = "troupe.scheduler.wait-timeout";
   wait_timeout.description = "event mode: the longest wait of an idle worker on its event";
   add_builtin(std::move(wait_timeout));
 
@@ -231,14 +231,14 @@ actor_system_config::actor_system_config() {
                           "thread per node replica";
   add_builtin(std::move(execution));
 
-  auto grace = detail::make_config_option(&shutdown_grace_period,
+  auto grace = detail::make_config_option(&shutdown.grace_period,
                                           std::chrono::milliseconds{0}, mb::max_wait);
   grace.key = "troupe.shutdown.grace-period";
   grace.description = "how long the system's destructor waits for a message from outside "
                       "once nothing inside can make an actor run, before it stops them";
   add_builtin(std::move(grace));
 
-  auto report = detail::make_config_option(&shutdown_report_interval,
+  auto report = detail::make_config_option(&shutdown.report_interval,
                                            defaults::shutdown::min_report_interval,
                                            mb::max_wait);
   report.key = "troupe.shutdown.report-interval";
@@ -319,7 +319,7 @@ actor_system_config::actor_system_config() {
                              "I/O thread takes the connections over";
   add_builtin(std::move(inline_limit));
 
-  auto verbosity = make_enum_option(&logger_verbosity, '<' + join(log_level_names, "|") + '>',
+  auto verbosity = make_enum_option(&logger.verbosity, '<' + join(log_level_names, "|") + '>',
                                     "one of " + join(log_level_names, ", "));
   verbosity.key = "troupe.logger.verbosity";
   verbosity.description = "the least severe messages the logger prints";
@@ -328,7 +328,29 @@ actor_system_config::actor_system_config() {
 
 namespace detail {
 
-std::string_view renamed_builtin_key(std::string_view) {
+std::string_view renamed_builtin_key(std::string_view old_key) {
+  // Keys that were no field's path, before a key became one.
+  static constexpr std::pair<std::string_view, std::string_view> renamed[] = {
+    {"troupe.locality.placement", "troupe.scheduler.placement"},
+    {"troupe.work-stealing.idle-mode", "troupe.scheduler.idle-mode"},
+    {"troupe.work-stealing.spin-attempts", "troupe.scheduler.spin-attempts"},
+    {"troupe.work-stealing.idle-budget", "troupe.scheduler.idle-budget"},
+    {"troupe.work-stealing.aggressive-poll-attempts", "troupe.scheduler.aggressive.poll-attempts"},
+    {"troupe.work-stealing.aggressive-steal-interval",
+     "troupe.scheduler.aggressive.steal-interval"},
+    {"troupe.work-stealing.aggressive-sleep-duration",
+     "troupe.scheduler.aggressive.sleep-duration"},
+    {"troupe.work-stealing.moderate-poll-attempts", "troupe.scheduler.moderate.poll-attempts"},
+    {"troupe.work-stealing.moderate-steal-interval", "troupe.scheduler.moderate.steal-interval"},
+    {"troupe.work-stealing.moderate-sleep-duration", "troupe.scheduler.moderate.sleep-duration"},
+    {"troupe.work-stealing.relaxed-poll-attempts", "troupe.scheduler.relaxed.poll-attempts"},
+    {"troupe.work-stealing.relaxed-steal-interval", "troupe.scheduler.relaxed.steal-interval"},
+    {"troupe.work-stealing.relaxed-sleep-duration", "troupe.scheduler.relaxed.sleep-duration"},
+    {"troupe.work-stealing.wait-timeout", "troupe.scheduler.wait-timeout"},
+  };
+  for (auto [old, now] : renamed)
+    if (old == old_key)
+      return now;
   return {};
 }
 

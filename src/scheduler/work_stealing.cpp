@@ -1,7 +1,7 @@
 // The work-stealing worker loop and scheduler. What an idle worker does is
 // its idle policy's: idle/adaptive (the default), idle/event and
 // idle/polling; the loop is instantiated once per policy, chosen from
-// cfg.idle when the scheduler is built.
+// cfg.idle_mode when the scheduler is built.
 //
 // Where jobs go:
 // - schedule() on one of this scheduler's workers (a thread-local pointer
@@ -316,7 +316,7 @@ void worker::sleep_for(std::chrono::microseconds d) {
 struct work_stealing::state : detail::stealing::core {
   using core::core;
 
-  /// The state of the policy cfg.idle names.
+  /// The state of the policy cfg.idle_mode names.
   static std::unique_ptr<state> make(const scheduler_config& cfg);
 
   /// schedule() of the policy's scheduler.
@@ -560,11 +560,11 @@ TROUPE_HOT void work_stealing::state::worker_of<Policy>::run_job(resumable* job)
 std::unique_ptr<work_stealing::state> work_stealing::state::make(const scheduler_config& cfg) {
   // The tiers of the other modes steal from random deques and wake nobody
   // for an affinity queue: what was placed on a worker could wait for it.
-  if (cfg.policy == "locality" && cfg.idle != idle_mode::adaptive)
+  if (cfg.policy == "locality" && cfg.idle_mode != idle_mode::adaptive)
     throw std::invalid_argument("troupe.scheduler.policy = locality needs "
-                                "troupe.work-stealing.idle-mode = adaptive, not "
-                                + std::string{to_string(cfg.idle)});
-  switch (cfg.idle) {
+                                "troupe.scheduler.idle-mode = adaptive, not "
+                                + std::string{to_string(cfg.idle_mode)});
+  switch (cfg.idle_mode) {
     case idle_mode::event:
       return std::make_unique<of<detail::idle::event>>(cfg);
     case idle_mode::polling:

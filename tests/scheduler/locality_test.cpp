@@ -549,12 +549,12 @@ TEST(locality_placement, affinity_keeps_an_actor_whose_last_worker_is_parked_on_
 
 TEST(locality_placement, the_policy_refuses_an_idle_mode_other_than_adaptive) {
   locality_config cfg{"numa:2 core:1 pu:1", 2, locality_placement::local};
-  cfg.scheduler.idle = idle_mode::event;
+  cfg.scheduler.idle_mode = idle_mode::event;
   try {
     actor_system sys{cfg};
     FAIL() << "no error";
   } catch (const std::invalid_argument& ex) {
-    EXPECT_NE(std::string{ex.what()}.find("troupe.work-stealing.idle-mode"), std::string::npos)
+    EXPECT_NE(std::string{ex.what()}.find("troupe.scheduler.idle-mode"), std::string::npos)
       << ex.what();
   }
 }
@@ -627,7 +627,7 @@ TEST(locality_config, the_keys_parse_and_bad_values_name_the_key) {
   actor_system_config cfg;
   auto err = cfg.parse({"--troupe.scheduler.policy=locality",
                         "--troupe.scheduler.topology=numa:2 core:2 pu:1",
-                        "--troupe.locality.placement=affinity"});
+                        "--troupe.scheduler.placement=affinity"});
   EXPECT_FALSE(err) << to_string(err);
   EXPECT_EQ(cfg.scheduler.policy, "locality");
   EXPECT_EQ(cfg.scheduler.topology, "numa:2 core:2 pu:1");
@@ -641,9 +641,9 @@ TEST(locality_config, the_keys_parse_and_bad_values_name_the_key) {
   EXPECT_EQ(bad_topology.scheduler.topology, "");
 
   actor_system_config bad_placement;
-  err = bad_placement.parse({"--troupe.locality.placement=nearby"});
+  err = bad_placement.parse({"--troupe.scheduler.placement=nearby"});
   ASSERT_TRUE(err);
-  EXPECT_NE(to_string(err).find("troupe.locality.placement"), std::string::npos)
+  EXPECT_NE(to_string(err).find("troupe.scheduler.placement"), std::string::npos)
     << to_string(err);
   EXPECT_NE(to_string(err).find("local, affinity"), std::string::npos) << to_string(err);
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-// Anticipation: how an adaptive worker spends troupe.work-stealing.idle-budget
+// Anticipation: how an adaptive worker spends troupe.scheduler.idle-budget
 // on being awake when the next work arrives.
 //
 // Why: a parked thread is woken by an IPI to its CPU, and if that CPU has

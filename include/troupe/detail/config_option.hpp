@@ -20,7 +20,6 @@
 
 namespace troupe::detail {
 
-
 /// The shape of a value: decides which TOML values an option takes.
 enum class config_kind : uint8_t {
   boolean,

@@ -10,7 +10,7 @@
 
 namespace troupe {
 
-/// What an idle work-stealing worker does (troupe.work-stealing.idle-mode).
+/// What an idle work-stealing worker does (troupe.scheduler.idle-mode).
 enum class idle_mode {
   /// Spin, then park until an enqueue wakes exactly one worker; with an
   /// idle budget, spin where work is expected (idle_budget).
@@ -45,7 +45,7 @@ constexpr bool from_string(std::string_view str, idle_mode& x) noexcept {
 }
 
 /// Where the locality policy puts an actor a message unblocks
-/// (troupe.locality.placement).
+/// (troupe.scheduler.placement).
 enum class locality_placement {
   /// LAS/L: on the sender's worker, as work stealing does.
   local,
@@ -89,10 +89,9 @@ inline constexpr idle_mode default_idle_mode = [] {
 
 using polling_tier = defaults::work_stealing::polling_tier;
 
-/// The scheduler's part of actor_system_config (keys troupe.scheduler.*,
-/// troupe.work-stealing.* and troupe.locality.*). The locality policy is
-/// work stealing with a steal order and placement of its own: the
-/// work-stealing keys apply to it too.
+/// The scheduler's part of actor_system_config (keys troupe.scheduler.*).
+/// The locality policy is work stealing with a steal order and placement of
+/// its own: the work-stealing fields apply to it too.
 struct scheduler_config {
   std::string policy{defaults::scheduler::policy};
   /// Locality policy: empty for this machine, else an hwloc synthetic
@@ -106,7 +105,7 @@ struct scheduler_config {
   size_t max_throughput = defaults::scheduler::max_throughput;
   bool pin_workers = defaults::scheduler::pin_workers;
 
-  idle_mode idle = detail::default_idle_mode;
+  troupe::idle_mode idle_mode = detail::default_idle_mode;
   /// Adaptive mode: rounds of looking for work before parking.
   size_t spin_attempts = defaults::work_stealing::spin_attempts;
   /// Adaptive mode: the share of one core idle workers may spend spinning
