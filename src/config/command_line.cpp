@@ -20,8 +20,8 @@ using detail::single_quoted;
 
 namespace {
 
-// What CLI11 took for an option, and so for no value of the one before:
-// "--x" and "-x", though "-5" is a negative number.
+// An option, and so no value of the key before it: "--x" and "-x", though
+// "-5" is a negative number.
 bool looks_like_option(std::string_view arg) {
   auto name_char = [](char c) { return c != '-' && c != '!' && c != ' ' && c != '\n'; };
   if (arg == "--")
@@ -76,17 +76,15 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
   helptext_requested_ = false;
   auto separator = std::find(args.begin(), args.end(), "--");
   std::vector<std::string> remainder;
-  // Each option's values in the order given; the first error of each sort.
-  // --help wins over every error, so all wait until the end.
-  std::vector<std::optional<std::vector<std::string>>> given(options_.size());
+  // Each option's values in the order given (none: not given); the first
+  // error of each sort. --help wins over every error, so all wait until the
+  // end.
+  std::vector<std::vector<std::string>> given(options_.size());
   std::optional<std::string> config_file;
   error short_error;
   error unknown_error;
   auto give = [&](const config_option& opt, std::string value) {
-    auto& values = given[static_cast<size_t>(&opt - options_.data())];
-    if (!values)
-      values.emplace();
-    values->push_back(std::move(value));
+    given[static_cast<size_t>(&opt - options_.data())].push_back(std::move(value));
   };
   for (auto i = args.begin(); i != separator; ++i) {
     std::string_view arg = *i;
@@ -156,16 +154,16 @@ error actor_system_config::parse_impl(std::vector<std::string> args) {
       return err;
   }
   for (size_t i = 0; i < options_.size(); ++i) {
-    if (!given[i])
+    if (given[i].empty())
       continue;
     auto& opt = options_[i];
     std::vector<std::string> values;
     if (opt.kind == config_kind::string_list) {
-      for (const auto& x : *given[i])
+      for (const auto& x : given[i])
         detail::split_list(x, values);
     } else {
       // The last occurrence wins, as in most command-line programs.
-      values.push_back(std::move(given[i]->back()));
+      values.push_back(std::move(given[i].back()));
       if (auto what = opt.assign(values, false); !what.empty())
         return malformed("", opt.key, what, single_quoted(values.back()));
     }
