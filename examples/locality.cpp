@@ -8,7 +8,7 @@
 // NUMA nodes of two cores each, so it shows the same levels on any box; run
 // it with --troupe.scheduler.topology= (empty) for this machine's own
 // hierarchy, with each worker pinned to its core, and with
-// --troupe.locality.placement=local to let an unblocked actor run where its
+// --troupe.scheduler.placement=local to let an unblocked actor run where its
 // message came from instead of where it ran last.
 
 #include <troupe/all.hpp>

@@ -76,7 +76,7 @@ behavior supervisor_impl(stateful_actor<supervisor_state>* self, int max_restart
 int main() {
   actor_system_config cfg;
   // The dying workers would log a warning each; the output says it already.
-  cfg.logger_verbosity = log_level::error;
+  cfg.logger.verbosity = log_level::error;
   actor_system sys{cfg};
   auto sup = sys.spawn(supervisor_impl, 2);
   // Keep the handle until the supervisor is done: an actor nobody holds a

@@ -10,7 +10,7 @@ set -euo pipefail
 test_packages=(
   cmake ninja-build g++ pkg-config
   libgtest-dev libgmock-dev librapidcheck-dev
-  libfmt-dev libtomlplusplus-dev libcli11-dev libhwloc-dev libsimdjson-dev
+  libfmt-dev libtomlplusplus-dev libhwloc-dev libsimdjson-dev
   libmimalloc-dev libboost-dev libssl-dev openssl
   clang-14 libclang-rt-14-dev
 )

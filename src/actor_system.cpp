@@ -84,7 +84,7 @@ actor_system::actor_system(const actor_system_config& cfg, custom_setup setup)
                                                launch_on_thread(self);
                                              }),
     threads_(std::make_unique<thread_registry>()) {
-  logger::set_level(cfg.logger_verbosity);
+  logger::set_level(cfg.logger.verbosity);
   detail::configure_allocator();
   clock_->start();
   scheduler_->start();
@@ -130,8 +130,8 @@ void actor_system::await_end() {
   names_.clear();
   using clock = std::chrono::steady_clock;
   using namespace std::chrono_literals;
-  const auto grace = cfg_.shutdown_grace_period;
-  const auto report_interval = cfg_.shutdown_report_interval;
+  const auto grace = cfg_.shutdown.grace_period;
+  const auto report_interval = cfg_.shutdown.report_interval;
   // While something can still run, look this often whether it still can.
   const timespan poll = std::clamp<timespan>(grace, 10ms, 1s);
   // A timer's message on its way from the clock to a mailbox shows in no

@@ -82,13 +82,13 @@ TEST(actor_system_config, the_defaults_are_the_values_in_defaults_hpp) {
   EXPECT_EQ(cfg.scheduler.policy, troupe::defaults::scheduler::policy);
   EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
   EXPECT_EQ(cfg.scheduler.max_throughput, troupe::defaults::scheduler::max_throughput);
-  EXPECT_EQ(cfg.scheduler.spin_attempts, troupe::defaults::work_stealing::spin_attempts);
+  EXPECT_EQ(cfg.scheduler.spin_attempts, troupe::defaults::scheduler::spin_attempts);
   EXPECT_EQ(cfg.scheduler.pin_workers, troupe::defaults::scheduler::pin_workers);
-  EXPECT_EQ(to_string(cfg.scheduler.idle), troupe::defaults::work_stealing::idle_mode);
-  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::work_stealing::wait_timeout);
+  EXPECT_EQ(to_string(cfg.scheduler.idle_mode), troupe::defaults::scheduler::idle_mode);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::scheduler::wait_timeout);
   auto verbosity = troupe::log_level::quiet;
   ASSERT_TRUE(troupe::from_string(troupe::defaults::logger::verbosity, verbosity));
-  EXPECT_EQ(cfg.logger_verbosity, verbosity);
+  EXPECT_EQ(cfg.logger.verbosity, verbosity);
 }
 
 TEST(actor_system_config, parsing_no_arguments_keeps_the_defaults) {
@@ -105,32 +105,32 @@ TEST(actor_system_config, the_command_line_sets_every_troupe_key_with_key_equals
   auto err = cfg.parse({"--troupe.scheduler.policy=work-sharing",
                         "--troupe.scheduler.max-threads=3",
                         "--troupe.scheduler.max-throughput=17",
-                        "--troupe.work-stealing.spin-attempts=5",
+                        "--troupe.scheduler.spin-attempts=5",
                         "--troupe.logger.verbosity=debug"});
   ASSERT_FALSE(err) << to_string(err);
   EXPECT_EQ(cfg.scheduler.policy, "work-sharing");
   EXPECT_EQ(cfg.scheduler.max_threads, 3u);
   EXPECT_EQ(cfg.scheduler.max_throughput, 17u);
   EXPECT_EQ(cfg.scheduler.spin_attempts, 5u);
-  EXPECT_EQ(cfg.logger_verbosity, troupe::log_level::debug);
+  EXPECT_EQ(cfg.logger.verbosity, troupe::log_level::debug);
 }
 
 TEST(actor_system_config, the_idle_mode_keys_set_the_mode_every_tier_and_the_wait_timeout) {
   actor_system_config cfg;
-  auto err = cfg.parse({"--troupe.work-stealing.idle-mode=polling",
+  auto err = cfg.parse({"--troupe.scheduler.idle-mode=polling",
                         "--troupe.scheduler.pin-workers=true",
-                        "--troupe.work-stealing.aggressive-poll-attempts=7",
-                        "--troupe.work-stealing.aggressive-steal-interval=3",
-                        "--troupe.work-stealing.aggressive-sleep-duration=2us",
-                        "--troupe.work-stealing.moderate-poll-attempts=11",
-                        "--troupe.work-stealing.moderate-steal-interval=0",
-                        "--troupe.work-stealing.moderate-sleep-duration=1us",
-                        "--troupe.work-stealing.relaxed-poll-attempts=2",
-                        "--troupe.work-stealing.relaxed-steal-interval=5",
-                        "--troupe.work-stealing.relaxed-sleep-duration=1ms",
-                        "--troupe.work-stealing.wait-timeout=10ms"});
+                        "--troupe.scheduler.aggressive.poll-attempts=7",
+                        "--troupe.scheduler.aggressive.steal-interval=3",
+                        "--troupe.scheduler.aggressive.sleep-duration=2us",
+                        "--troupe.scheduler.moderate.poll-attempts=11",
+                        "--troupe.scheduler.moderate.steal-interval=0",
+                        "--troupe.scheduler.moderate.sleep-duration=1us",
+                        "--troupe.scheduler.relaxed.poll-attempts=2",
+                        "--troupe.scheduler.relaxed.steal-interval=5",
+                        "--troupe.scheduler.relaxed.sleep-duration=1ms",
+                        "--troupe.scheduler.wait-timeout=10ms"});
   ASSERT_FALSE(err) << to_string(err);
-  EXPECT_EQ(cfg.scheduler.idle, troupe::idle_mode::polling);
+  EXPECT_EQ(cfg.scheduler.idle_mode, troupe::idle_mode::polling);
   EXPECT_TRUE(cfg.scheduler.pin_workers);
   auto tier = [](const troupe::polling_tier& x) {
     return std::tuple{x.poll_attempts, x.steal_interval, x.sleep_duration};
@@ -150,23 +150,23 @@ TEST(actor_system_config, the_polling_tiers_default_to_table_one_of_the_paper) {
   EXPECT_EQ(tier(cfg.scheduler.moderate), std::tuple(500u, 5u, 50us));
   EXPECT_EQ(tier(cfg.scheduler.relaxed), std::tuple(1u, 1u, 10000us));
   EXPECT_EQ(cfg.scheduler.wait_timeout, 200us);
-  EXPECT_EQ(cfg.scheduler.idle, troupe::idle_mode::adaptive);
+  EXPECT_EQ(cfg.scheduler.idle_mode, troupe::idle_mode::adaptive);
 }
 
 TEST(actor_system_config, an_unknown_idle_mode_names_the_modes) {
   actor_system_config cfg;
-  auto err = cfg.parse({"--troupe.work-stealing.idle-mode=lazy"});
+  auto err = cfg.parse({"--troupe.scheduler.idle-mode=lazy"});
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_EQ(err.context(), "troupe.work-stealing.idle-mode: expected one of adaptive, event, "
+  EXPECT_EQ(err.context(), "troupe.scheduler.idle-mode: expected one of adaptive, event, "
                            "polling, got 'lazy'");
-  EXPECT_EQ(cfg.scheduler.idle, troupe::idle_mode::adaptive);
+  EXPECT_EQ(cfg.scheduler.idle_mode, troupe::idle_mode::adaptive);
 }
 
 TEST(actor_system_config, a_sleep_duration_without_a_unit_is_malformed) {
   actor_system_config cfg;
-  auto err = cfg.parse({"--troupe.work-stealing.relaxed-sleep-duration=10"});
+  auto err = cfg.parse({"--troupe.scheduler.relaxed.sleep-duration=10"});
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_TRUE(contains(err.context(), "troupe.work-stealing.relaxed-sleep-duration"))
+  EXPECT_TRUE(contains(err.context(), "troupe.scheduler.relaxed.sleep-duration"))
     << err.context();
 }
 
@@ -178,7 +178,7 @@ TEST(actor_system_config, a_key_and_its_value_may_be_two_arguments) {
   ASSERT_FALSE(err) << to_string(err);
   EXPECT_EQ(cfg.scheduler.policy, "work-sharing");
   EXPECT_EQ(cfg.scheduler.max_threads, 2u);
-  EXPECT_EQ(cfg.logger_verbosity, troupe::log_level::trace);
+  EXPECT_EQ(cfg.logger.verbosity, troupe::log_level::trace);
   EXPECT_TRUE(cfg.remainder().empty());
 }
 
@@ -228,29 +228,29 @@ TEST(actor_system_config, a_malformed_value_names_the_key_the_expected_type_and_
 
 TEST(actor_system_config, a_negative_count_is_malformed) {
   actor_system_config cfg;
-  auto err = cfg.parse({"--troupe.work-stealing.spin-attempts", "-1"});
+  auto err = cfg.parse({"--troupe.scheduler.spin-attempts", "-1"});
   EXPECT_EQ(err, errc::malformed_value);
   EXPECT_EQ(err.context(),
-            "troupe.work-stealing.spin-attempts: expected an unsigned integer, got '-1'");
+            "troupe.scheduler.spin-attempts: expected an unsigned integer, got '-1'");
 }
 
 TEST(actor_system_config, the_idle_budget_is_a_share_of_one_core_from_0_to_1) {
   actor_system_config cfg;
-  EXPECT_EQ(cfg.scheduler.idle_budget, troupe::defaults::work_stealing::idle_budget);
+  EXPECT_EQ(cfg.scheduler.idle_budget, troupe::defaults::scheduler::idle_budget);
   for (auto [text, value] : {std::pair{"0", 0.0}, std::pair{"0.25", 0.25}, std::pair{"1", 1.0}}) {
-    auto err = cfg.parse({std::string{"--troupe.work-stealing.idle-budget="} + text});
+    auto err = cfg.parse({std::string{"--troupe.scheduler.idle-budget="} + text});
     ASSERT_FALSE(err) << text << ": " << to_string(err);
     EXPECT_EQ(cfg.scheduler.idle_budget, value);
   }
   // Out of range or no number: refused, the value before kept.
   for (auto text : {"-0.1", "1.5", "nan", "inf", "half", ""}) {
-    auto err = cfg.parse({std::string{"--troupe.work-stealing.idle-budget="} + text});
+    auto err = cfg.parse({std::string{"--troupe.scheduler.idle-budget="} + text});
     EXPECT_EQ(err, errc::malformed_value) << text;
     EXPECT_EQ(cfg.scheduler.idle_budget, 1.0) << text;
   }
-  auto err = cfg.parse({"--troupe.work-stealing.idle-budget=2"});
+  auto err = cfg.parse({"--troupe.scheduler.idle-budget=2"});
   EXPECT_EQ(err.context(),
-            "troupe.work-stealing.idle-budget: expected a number between 0 and 1, got '2'");
+            "troupe.scheduler.idle-budget: expected a number between 0 and 1, got '2'");
 }
 
 TEST(actor_system_config, a_key_without_a_value_is_malformed) {
@@ -304,72 +304,72 @@ TEST(actor_system_config, max_threads_above_the_limit_is_malformed_and_names_the
 }
 
 TEST(actor_system_config, a_negative_duration_is_malformed_for_every_troupe_duration_key) {
-  for (auto key : {"troupe.work-stealing.aggressive-sleep-duration",
-                   "troupe.work-stealing.moderate-sleep-duration",
-                   "troupe.work-stealing.relaxed-sleep-duration"}) {
+  for (auto key : {"troupe.scheduler.aggressive.sleep-duration",
+                   "troupe.scheduler.moderate.sleep-duration",
+                   "troupe.scheduler.relaxed.sleep-duration"}) {
     actor_system_config cfg;
     auto err = cfg.parse({"--"s + key + "=-5s"});
     EXPECT_EQ(err, errc::malformed_value) << key;
     EXPECT_EQ(err.context(), key + ": expected a duration between 0us and 1s, got '-5s'"s);
   }
   actor_system_config cfg;
-  auto err = cfg.parse({"--troupe.work-stealing.wait-timeout=-5s"});
+  auto err = cfg.parse({"--troupe.scheduler.wait-timeout=-5s"});
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_EQ(err.context(), "troupe.work-stealing.wait-timeout: expected a duration between 1us "
+  EXPECT_EQ(err.context(), "troupe.scheduler.wait-timeout: expected a duration between 1us "
                            "and 1s, got '-5s'");
-  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::work_stealing::wait_timeout);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::scheduler::wait_timeout);
 }
 
 TEST(actor_system_config, a_zero_sleep_is_no_sleep_but_a_zero_wait_timeout_is_malformed) {
   actor_system_config cfg;
-  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.moderate-sleep-duration=0us"}));
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.moderate.sleep-duration=0us"}));
   EXPECT_EQ(cfg.scheduler.moderate.sleep_duration, 0us);
-  auto err = cfg.parse({"--troupe.work-stealing.wait-timeout=0us"});
+  auto err = cfg.parse({"--troupe.scheduler.wait-timeout=0us"});
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_EQ(err.context(), "troupe.work-stealing.wait-timeout: expected a duration between 1us "
+  EXPECT_EQ(err.context(), "troupe.scheduler.wait-timeout: expected a duration between 1us "
                            "and 1s, got '0us'");
-  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.wait-timeout=1us"}));
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.wait-timeout=1us"}));
   EXPECT_EQ(cfg.scheduler.wait_timeout, 1us);
 }
 
 TEST(actor_system_config, durations_above_a_second_are_malformed) {
   actor_system_config cfg;
-  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.relaxed-sleep-duration=1s",
-                          "--troupe.work-stealing.wait-timeout=1s"}));
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.relaxed.sleep-duration=1s",
+                          "--troupe.scheduler.wait-timeout=1s"}));
   EXPECT_EQ(cfg.scheduler.relaxed.sleep_duration, 1s);
   EXPECT_EQ(cfg.scheduler.wait_timeout, 1s);
-  auto err = cfg.parse({"--troupe.work-stealing.relaxed-sleep-duration=1000001us"});
+  auto err = cfg.parse({"--troupe.scheduler.relaxed.sleep-duration=1000001us"});
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_EQ(err.context(), "troupe.work-stealing.relaxed-sleep-duration: expected a duration "
+  EXPECT_EQ(err.context(), "troupe.scheduler.relaxed.sleep-duration: expected a duration "
                            "between 0us and 1s, got '1000001us'");
-  err = cfg.parse({"--troupe.work-stealing.wait-timeout=1h"});
+  err = cfg.parse({"--troupe.scheduler.wait-timeout=1h"});
   EXPECT_EQ(err, errc::malformed_value);
 }
 
 TEST(actor_system_config, spin_attempts_and_tier_counts_have_an_upper_bound) {
   actor_system_config cfg;
-  auto err = cfg.parse({"--troupe.work-stealing.spin-attempts=65537"});
+  auto err = cfg.parse({"--troupe.scheduler.spin-attempts=65537"});
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_EQ(err.context(), "troupe.work-stealing.spin-attempts: expected an unsigned integer "
+  EXPECT_EQ(err.context(), "troupe.scheduler.spin-attempts: expected an unsigned integer "
                            "between 0 and 65536, got '65537'");
-  for (auto key : {"troupe.work-stealing.aggressive-poll-attempts",
-                   "troupe.work-stealing.aggressive-steal-interval",
-                   "troupe.work-stealing.moderate-poll-attempts",
-                   "troupe.work-stealing.moderate-steal-interval",
-                   "troupe.work-stealing.relaxed-poll-attempts",
-                   "troupe.work-stealing.relaxed-steal-interval"}) {
+  for (auto key : {"troupe.scheduler.aggressive.poll-attempts",
+                   "troupe.scheduler.aggressive.steal-interval",
+                   "troupe.scheduler.moderate.poll-attempts",
+                   "troupe.scheduler.moderate.steal-interval",
+                   "troupe.scheduler.relaxed.poll-attempts",
+                   "troupe.scheduler.relaxed.steal-interval"}) {
     err = cfg.parse({"--"s + key + "=1000001"});
     EXPECT_EQ(err, errc::malformed_value) << key;
     EXPECT_EQ(err.context(),
               key + ": expected an unsigned integer between 0 and 1000000, got '1000001'"s);
   }
-  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.spin-attempts=65536",
-                          "--troupe.work-stealing.aggressive-poll-attempts=1000000",
-                          "--troupe.work-stealing.aggressive-steal-interval=0"}));
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.spin-attempts=65536",
+                          "--troupe.scheduler.aggressive.poll-attempts=1000000",
+                          "--troupe.scheduler.aggressive.steal-interval=0"}));
   EXPECT_EQ(cfg.scheduler.spin_attempts, 65536u);
   EXPECT_EQ(cfg.scheduler.aggressive.poll_attempts, 1000000u);
   EXPECT_EQ(cfg.scheduler.aggressive.steal_interval, 0u);
-  ASSERT_FALSE(cfg.parse({"--troupe.work-stealing.spin-attempts=0"}));
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.spin-attempts=0"}));
   EXPECT_EQ(cfg.scheduler.spin_attempts, 0u);
 }
 
@@ -381,14 +381,14 @@ TEST(actor_system_config, set_checks_the_range_like_parse) {
                                       "integer between 0 and "))
     << err.context();
   EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
-  err = cfg.set("troupe.work-stealing.wait-timeout", "-5s");
+  err = cfg.set("troupe.scheduler.wait-timeout", "-5s");
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::work_stealing::wait_timeout);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::scheduler::wait_timeout);
 }
 
 TEST(actor_system_config, a_value_out_of_range_in_the_file_names_the_file_line_and_range) {
   temp_file file{"[troupe.scheduler]\nmax-threads = 100000\n"
-                 "[troupe.work-stealing]\nwait-timeout = \"-5s\"\n"};
+                 "wait-timeout = \"-5s\"\n"};
   actor_system_config cfg;
   auto err = cfg.parse({file.flag()});
   EXPECT_EQ(err, errc::malformed_value);
@@ -397,13 +397,13 @@ TEST(actor_system_config, a_value_out_of_range_in_the_file_names_the_file_line_a
                           "between 0 and "
               + std::to_string(troupe::scheduler_config::max_threads_limit())
               + ", got '100000'");
-  temp_file timeout{"[troupe.work-stealing]\nwait-timeout = \"-5s\"\n"};
+  temp_file timeout{"[troupe.scheduler]\nwait-timeout = \"-5s\"\n"};
   err = cfg.parse({timeout.flag()});
   EXPECT_EQ(err, errc::malformed_value);
-  EXPECT_EQ(err.context(), timeout.path() + ":2:16: troupe.work-stealing.wait-timeout: "
+  EXPECT_EQ(err.context(), timeout.path() + ":2:16: troupe.scheduler.wait-timeout: "
                                             "expected a duration between 1us and 1s, got '-5s'");
   EXPECT_EQ(cfg.scheduler.max_threads, troupe::defaults::scheduler::max_threads);
-  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::work_stealing::wait_timeout);
+  EXPECT_EQ(cfg.scheduler.wait_timeout, troupe::defaults::scheduler::wait_timeout);
 }
 
 TEST(actor_system_config, an_unknown_verbosity_names_the_log_levels) {
@@ -446,6 +446,37 @@ TEST(actor_system_config, an_unknown_key_near_a_declared_key_suggests_it) {
   EXPECT_TRUE(contains(err.context(), "did you mean 'app.rate'?")) << err.context();
   err = cfg.parse({"--hlep"});
   EXPECT_TRUE(contains(err.context(), "did you mean 'help'?")) << err.context();
+}
+
+TEST(actor_system_config, a_renamed_key_names_its_new_name_on_the_command_line_and_in_the_file) {
+  actor_system_config cfg;
+  auto err = cfg.parse({"--troupe.locality.placement=affinity"});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_EQ(err.context(),
+            "troupe.locality.placement was renamed to troupe.scheduler.placement");
+  err = cfg.set("troupe.work-stealing.aggressive-poll-attempts", "7");
+  EXPECT_EQ(err.context(), "troupe.work-stealing.aggressive-poll-attempts was renamed to "
+                           "troupe.scheduler.aggressive.poll-attempts");
+  temp_file file{"[troupe.work-stealing]\nidle-mode = \"event\"\n"};
+  err = cfg.parse({file.flag()});
+  EXPECT_EQ(err, errc::unknown_key);
+  EXPECT_EQ(err.context(), file.path() + ":2:1: troupe.work-stealing.idle-mode was renamed to "
+                                         "troupe.scheduler.idle-mode");
+  EXPECT_EQ(cfg.scheduler.placement, troupe::locality_placement::local);
+  EXPECT_EQ(cfg.scheduler.idle_mode, troupe::idle_mode::adaptive);
+}
+
+TEST(actor_system_config, every_builtin_key_is_the_path_of_its_field) {
+  actor_system_config cfg;
+  ASSERT_FALSE(cfg.parse({"--troupe.scheduler.placement=affinity",
+                          "--troupe.scheduler.idle-mode=event",
+                          "--troupe.scheduler.relaxed.sleep-duration=1ms",
+                          "--troupe.shutdown.grace-period=7ms", "--troupe.logger.verbosity=info"}));
+  EXPECT_EQ(cfg.scheduler.placement, troupe::locality_placement::affinity);
+  EXPECT_EQ(cfg.scheduler.idle_mode, troupe::idle_mode::event);
+  EXPECT_EQ(cfg.scheduler.relaxed.sleep_duration, 1ms);
+  EXPECT_EQ(cfg.shutdown.grace_period, 7ms);
+  EXPECT_EQ(cfg.logger.verbosity, troupe::log_level::info);
 }
 
 TEST(actor_system_config, an_unknown_key_after_a_bare_double_dash_is_a_positional_argument) {
@@ -508,17 +539,17 @@ TEST(actor_system_config, the_helptext_lists_every_key_with_its_default_and_desc
                     "(default: work-stealing)",
                     "--troupe.scheduler.max-throughput=<uint|infinite>  (default: infinite, "
                     "range: 1 to infinite)",
-                    "--troupe.work-stealing.spin-attempts=<uint>  (default: 1024, range: 0 "
+                    "--troupe.scheduler.spin-attempts=<uint>  (default: 1024, range: 0 "
                     "to 65536)",
-                    "--troupe.work-stealing.idle-mode=<adaptive|event|polling>  "
+                    "--troupe.scheduler.idle-mode=<adaptive|event|polling>  "
                     "(default: adaptive)",
-                    "--troupe.work-stealing.aggressive-poll-attempts=<uint>  (default: 100, "
+                    "--troupe.scheduler.aggressive.poll-attempts=<uint>  (default: 100, "
                     "range: 0 to 1000000)",
-                    "--troupe.work-stealing.moderate-steal-interval=<uint>  (default: 5, "
+                    "--troupe.scheduler.moderate.steal-interval=<uint>  (default: 5, "
                     "range: 0 to 1000000)",
-                    "--troupe.work-stealing.relaxed-sleep-duration=<duration>  "
+                    "--troupe.scheduler.relaxed.sleep-duration=<duration>  "
                     "(default: 10000us, range: 0us to 1s)",
-                    "--troupe.work-stealing.wait-timeout=<duration>  (default: 200us, range: "
+                    "--troupe.scheduler.wait-timeout=<duration>  (default: 200us, range: "
                     "1us to 1s)",
                     "--troupe.scheduler.pin-workers[=true|false]  (default: false)",
                     "--troupe.logger.verbosity=<quiet|error|warning|info|debug|trace>  "
@@ -550,11 +581,11 @@ TEST(actor_system_config, a_toml_file_sets_keys_through_its_tables) {
 policy = "work-sharing"
 max-threads = 4
 max-throughput = 50
+spin-attempts = 7
+idle-mode = "event"
+wait-timeout = "50us"
 
 [troupe]
-work-stealing.spin-attempts = 7
-work-stealing.idle-mode = "event"
-work-stealing.wait-timeout = "50us"
 logger.verbosity = "error"
 )"};
   actor_system_config cfg;
@@ -564,8 +595,8 @@ logger.verbosity = "error"
   EXPECT_EQ(cfg.scheduler.max_threads, 4u);
   EXPECT_EQ(cfg.scheduler.max_throughput, 50u);
   EXPECT_EQ(cfg.scheduler.spin_attempts, 7u);
-  EXPECT_EQ(cfg.logger_verbosity, troupe::log_level::error);
-  EXPECT_EQ(cfg.scheduler.idle, troupe::idle_mode::event);
+  EXPECT_EQ(cfg.logger.verbosity, troupe::log_level::error);
+  EXPECT_EQ(cfg.scheduler.idle_mode, troupe::idle_mode::event);
   EXPECT_EQ(cfg.scheduler.wait_timeout, 50us);
 }
 

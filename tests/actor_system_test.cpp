@@ -101,7 +101,7 @@ TEST_P(actor_systems, an_idle_system_with_actors_alive_makes_no_wake_ups_over_a_
   ASSERT_TRUE(settles(sys));
   // The promise holds from max_anticipation after the last job on: until
   // then a worker that saw a rhythm may keep warm in timed parks.
-  std::this_thread::sleep_for(troupe::defaults::work_stealing::max_anticipation);
+  std::this_thread::sleep_for(troupe::defaults::scheduler::max_anticipation);
   auto before = sys.scheduler_stats();
   std::this_thread::sleep_for(1s);
   auto after = sys.scheduler_stats();

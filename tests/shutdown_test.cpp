@@ -40,7 +40,7 @@ namespace {
 class shutdowns : public troupe::test::policy_test {
 protected:
   shutdowns() {
-    cfg.shutdown_grace_period = 50ms;
+    cfg.shutdown.grace_period = 50ms;
   }
 
   policy_config cfg{GetParam()};
@@ -203,8 +203,8 @@ TEST_P(shutdowns, an_actor_that_still_runs_is_waited_for_past_the_grace_period) 
   auto finished = std::make_shared<std::atomic<bool>>(false);
   // A grace period no preemption of a loaded machine outlasts: a worker held
   // up for all of it would look like an actor that stopped running.
-  cfg.shutdown_grace_period = 200ms;
-  cfg.shutdown_report_interval = 50ms;
+  cfg.shutdown.grace_period = 200ms;
+  cfg.shutdown.report_interval = 50ms;
   {
     actor_system sys{cfg};
     // Works for some 3 grace periods, one short step at a time, then quits.
@@ -345,7 +345,7 @@ TEST_P(shutdowns, a_blocking_receive_with_a_timeout_times_out_before_the_system_
 
 TEST_P(shutdowns, an_actor_sending_itself_messages_keeps_the_system_until_shutdown_with_grace) {
   log_capture log;
-  cfg.shutdown_report_interval = 20ms;
+  cfg.shutdown.report_interval = 20ms;
   std::thread ender;
   std::optional<actor> looper;
   {
@@ -372,7 +372,7 @@ TEST_P(shutdowns, an_actor_sending_itself_messages_keeps_the_system_until_shutdo
 
 TEST_P(shutdowns, a_system_whose_actors_finish_in_time_reports_nothing) {
   log_capture log;
-  cfg.shutdown_grace_period = std::chrono::duration_cast<std::chrono::milliseconds>(patience);
+  cfg.shutdown.grace_period = std::chrono::duration_cast<std::chrono::milliseconds>(patience);
   {
     actor_system sys{cfg};
     auto a = sys.spawn([] { return behavior{[](int x) { return x; }}; });
@@ -416,7 +416,7 @@ TEST(shutdown, a_message_from_outside_within_the_grace_period_is_handled) {
   actor_system_config cfg;
   // Far longer than the sender's pause: the message comes within it even
   // on a loaded machine.
-  cfg.shutdown_grace_period = 2s;
+  cfg.shutdown.grace_period = 2s;
   auto handled = std::make_shared<std::atomic<int>>(0);
   std::thread outside;
   {

@@ -43,10 +43,10 @@ inline constexpr bool pin_workers = false;
 /// many senders flood from falling behind (its mailbox stays short).
 /// Range: at least 1 (a turn of no messages would never finish a mailbox).
 inline constexpr size_t max_throughput = std::numeric_limits<size_t>::max();
-} // namespace scheduler
 
-namespace work_stealing {
-/// troupe.work-stealing.idle-mode: what an idle worker does. "adaptive"
+// -- idle workers (work-stealing and locality policies) --
+
+/// troupe.scheduler.idle-mode: what an idle worker does. "adaptive"
 /// spins briefly, then parks until an enqueue wakes it; "event" polls the
 /// aggressive and moderate tiers, then waits on its own event with a timeout,
 /// signalled by external enqueues (Algorithms 1 and 2 of Torquati et al.,
@@ -75,22 +75,22 @@ inline constexpr size_t max_tier_count = 1'000'000;
 /// far beyond any latency Troupe is tuned for.
 inline constexpr std::chrono::microseconds max_idle_duration = std::chrono::seconds{1};
 
-/// troupe.work-stealing.aggressive-{poll-attempts,steal-interval,sleep-duration}
+/// troupe.scheduler.aggressive.{poll-attempts,steal-interval,sleep-duration}
 inline constexpr polling_tier aggressive{100, 10, std::chrono::microseconds{0}};
-/// troupe.work-stealing.moderate-{poll-attempts,steal-interval,sleep-duration}
+/// troupe.scheduler.moderate.{poll-attempts,steal-interval,sleep-duration}
 inline constexpr polling_tier moderate{500, 5, std::chrono::microseconds{50}};
-/// troupe.work-stealing.relaxed-{poll-attempts,steal-interval,sleep-duration}.
+/// troupe.scheduler.relaxed.{poll-attempts,steal-interval,sleep-duration}.
 /// The relaxed tier never ends: its attempts only matter for the count.
 inline constexpr polling_tier relaxed{1, 1, std::chrono::microseconds{10'000}};
 
-/// troupe.work-stealing.wait-timeout: how long an idle worker of the event
+/// troupe.scheduler.wait-timeout: how long an idle worker of the event
 /// mode waits on its event before it looks for work to steal (the paper's
 /// best value for a 12-stage pipeline). Range: `min_wait_timeout` to
 /// `max_idle_duration`; a zero timeout would turn the wait into a busy loop.
 inline constexpr std::chrono::microseconds wait_timeout{200};
 inline constexpr std::chrono::microseconds min_wait_timeout{1};
 
-/// troupe.work-stealing.spin-attempts: the most rounds an adaptive worker
+/// troupe.scheduler.spin-attempts: the most rounds an adaptive worker
 /// spends looking for work (own deque, injection queue, steals) before it
 /// parks; it spins less while spinning keeps failing. 1024 rounds
 /// take some 50 us: about what parking and waking a thread costs on a virtual
@@ -102,7 +102,7 @@ inline constexpr size_t spin_attempts = 1024;
 /// costs far less than the spinning it replaces.
 inline constexpr size_t max_spin_attempts = 65'536;
 
-/// troupe.work-stealing.idle-budget: the share of one core that each
+/// troupe.scheduler.idle-budget: the share of one core that each
 /// adaptive worker may spend on being ready where it expects the next work,
 /// so that it finds a worker awake instead of one the kernel must wake (on
 /// a virtual machine 15 to 70 us after a long sleep). A worker learns its
@@ -143,10 +143,10 @@ inline constexpr std::chrono::nanoseconds short_steal{5'000};
 /// How long such a thief then steals nothing: long next to short_steal,
 /// short next to a job worth moving.
 inline constexpr std::chrono::nanoseconds steal_backoff{50'000};
-} // namespace work_stealing
 
-namespace locality {
-/// troupe.locality.placement: where the locality policy puts an actor that a
+// -- placement (locality policy) --
+
+/// troupe.scheduler.placement: where the locality policy puts an actor that a
 /// message unblocks. "local" (LAS/L): the deque of the worker that sent the
 /// message, as work stealing does. "affinity" (LAS/A): the worker that ran
 /// the actor last, through that worker's affinity queue, so that an actor
@@ -184,7 +184,7 @@ inline constexpr size_t placed_backlog_limit = 64;
 /// them across cores on every message (a hub's client, half of a pair a
 /// steal split). Below 256: resumable::remote_wakes() keeps it in 8 bits.
 inline constexpr uint32_t follow_after_wakes = 4;
-} // namespace locality
+} // namespace scheduler
 
 namespace mailbox {
 /// troupe.mailbox.capacity: the messages an actor's mailbox holds before

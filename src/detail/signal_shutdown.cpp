@@ -90,7 +90,7 @@ void signal_shutdown::watch() {
     return;
   caught_ = sig;
   if (sys_ != nullptr) {
-    auto grace = sys_->config().shutdown_grace_period;
+    auto grace = sys_->config().shutdown.grace_period;
     TROUPE_LOG_WARNING("actor_system",
                        "{}: the actor system ends within {} (troupe.shutdown.grace-period); "
                        "another SIGINT or SIGTERM ends the process at once",

@@ -1,7 +1,7 @@
 // The work-stealing worker loop and scheduler. What an idle worker does is
 // its idle mode's: idle/adaptive (the default), idle/event and
 // idle/polling; the loop is instantiated once per mode, chosen from
-// cfg.idle when the scheduler is built.
+// cfg.idle_mode when the scheduler is built.
 //
 // Where jobs go:
 // - schedule() on one of this scheduler's workers (a thread-local pointer
@@ -78,7 +78,7 @@ namespace troupe {
 struct work_stealing::state : detail::stealing::core {
   using core::core;
 
-  /// The state of the idle mode cfg.idle names.
+  /// The state of the idle mode cfg.idle_mode names.
   static std::unique_ptr<state> make(const scheduler_config& cfg);
 
   /// schedule() of the idle mode's scheduler.
@@ -218,7 +218,7 @@ TROUPE_HOT void work_stealing::state::worker_of<Mode>::push_local(resumable* job
   if (owner_.locality != nullptr && owner_.place_elsewhere(job, this))
     return;
   if (next_job_ == nullptr) {
-    if (slot_runs_ < defaults::work_stealing::max_slot_runs || deque.size_approx() == 0) {
+    if (slot_runs_ < defaults::scheduler::max_slot_runs || deque.size_approx() == 0) {
       next_job_ = job;
       return;
     }
@@ -323,11 +323,11 @@ TROUPE_HOT void work_stealing::state::worker_of<Mode>::run_job(resumable* job) {
 std::unique_ptr<work_stealing::state> work_stealing::state::make(const scheduler_config& cfg) {
   // The tiers of the other modes steal from random deques and wake nobody
   // for an affinity queue: what was placed on a worker could wait for it.
-  if (cfg.policy == "locality" && cfg.idle != idle_mode::adaptive)
+  if (cfg.policy == "locality" && cfg.idle_mode != idle_mode::adaptive)
     throw std::invalid_argument("troupe.scheduler.policy = locality needs "
-                                "troupe.work-stealing.idle-mode = adaptive, not "
-                                + std::string{to_string(cfg.idle)});
-  switch (cfg.idle) {
+                                "troupe.scheduler.idle-mode = adaptive, not "
+                                + std::string{to_string(cfg.idle_mode)});
+  switch (cfg.idle_mode) {
     case idle_mode::event:
       return std::make_unique<of<detail::idle::event>>(cfg);
     case idle_mode::polling:

@@ -101,7 +101,7 @@ TEST(anticipation, the_window_fits_the_tokens_the_budget_earned) {
   // would like, and the timed wake-up that opens it comes out of it too.
   anticipation a{0.001};
   auto t = feed(a, 1'000 * ms, 32, [] { return 100 * ms; });
-  auto depth = std::chrono::nanoseconds{troupe::defaults::work_stealing::max_anticipation};
+  auto depth = std::chrono::nanoseconds{troupe::defaults::scheduler::max_anticipation};
   a.plan(t - 100 * ms, t - 100 * ms);
   // Empties the bucket 100 ms before: it holds at most the budget's share
   // of max_anticipation.
@@ -121,7 +121,7 @@ TEST(anticipation, the_bucket_holds_at_most_the_budget_of_max_anticipation) {
   auto t = feed(a, 1'000 * ms, 32, [] { return 100 * ms; });
   auto hour_later = t + 3'600'000 * ms;
   ASSERT_TRUE(plan_at(a, hour_later).has_value());
-  auto depth = std::chrono::nanoseconds{troupe::defaults::work_stealing::max_anticipation};
+  auto depth = std::chrono::nanoseconds{troupe::defaults::scheduler::max_anticipation};
   a.charge(static_cast<int64_t>(0.001 * static_cast<double>(depth.count())));
   EXPECT_FALSE(plan_at(a, hour_later).has_value());
 }
@@ -159,7 +159,7 @@ TEST(anticipation, no_warm_slices_without_a_budget_or_a_history_of_long_gaps) {
 TEST(anticipation, warm_slices_end_at_max_anticipation_after_the_last_job) {
   anticipation a{0.02};
   auto t = feed(a, 1'000 * ms, 32, [] { return 100 * ms; });
-  auto horizon = std::chrono::nanoseconds{troupe::defaults::work_stealing::max_anticipation}.count();
+  auto horizon = std::chrono::nanoseconds{troupe::defaults::scheduler::max_anticipation}.count();
   auto late = t + horizon - anticipation::warm_interval_ns / 2;
   auto until = a.warm_until(t, late);
   ASSERT_TRUE(until.has_value());
@@ -171,7 +171,7 @@ TEST(anticipation, warm_slices_stop_when_the_tokens_run_out) {
   anticipation a{0.001};
   auto t = feed(a, 1'000 * ms, 32, [] { return 100 * ms; });
   ASSERT_TRUE(a.warm_until(t, t).has_value());
-  auto depth = std::chrono::nanoseconds{troupe::defaults::work_stealing::max_anticipation};
+  auto depth = std::chrono::nanoseconds{troupe::defaults::scheduler::max_anticipation};
   a.charge(static_cast<int64_t>(0.001 * static_cast<double>(depth.count())));
   EXPECT_FALSE(a.warm_until(t, t).has_value());
   // 0.001 of a core earns back a wake-up's 20 us in 20 ms.
@@ -189,7 +189,7 @@ TEST(anticipation, a_window_pays_for_warm_slices_before_it_only_if_the_tokens_al
   anticipation poor{0.001};
   t = feed(poor, 1'000 * ms, 32, [] { return 100 * ms; });
   poor.plan(t - 100 * ms, t - 100 * ms);
-  auto depth = std::chrono::nanoseconds{troupe::defaults::work_stealing::max_anticipation};
+  auto depth = std::chrono::nanoseconds{troupe::defaults::scheduler::max_anticipation};
   poor.charge(static_cast<int64_t>(0.001 * static_cast<double>(depth.count())));
   w = plan_at(poor, t);
   ASSERT_TRUE(w.has_value());

@@ -106,7 +106,7 @@ protected:
     cfg.load<net::middleman>();
     cfg.net.handshake_timeout = 300ms;
     cfg.net.max_message_size = 64 * 1024;
-    cfg.shutdown_grace_period = 100ms;
+    cfg.shutdown.grace_period = 100ms;
     sys = std::make_unique<actor_system>(cfg);
     echo = sys->spawn([] { return behavior{[](int32_t x) { return x; }}; });
     auto published = sys->middleman().publish(echo, 0);

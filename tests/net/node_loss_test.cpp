@@ -89,7 +89,7 @@ private:
     {
       actor_system_config cfg;
       cfg.load<net::middleman>();
-      cfg.shutdown_grace_period = 100ms;
+      cfg.shutdown.grace_period = 100ms;
       actor_system sys{cfg};
       auto worker = sys.spawn([](event_based_actor* self) {
         // A promise dropped would answer with broken_promise: keep them.

@@ -53,7 +53,7 @@ struct node {
     cfg.net.inline_receivers = inline_receivers;
     cfg.net.heartbeat_interval = heartbeat;
     cfg.net.heartbeat_timeout = 8 * heartbeat;
-    cfg.shutdown_grace_period = 200ms;
+    cfg.shutdown.grace_period = 200ms;
     sys = std::make_unique<actor_system>(cfg);
   }
 
@@ -652,7 +652,7 @@ TEST(remote_actor_flow, a_fast_sender_to_a_slow_remote_receiver_keeps_both_buffe
   constexpr int per_round = 100;
   actor_system_config b_cfg;
   b_cfg.load<net::middleman>();
-  b_cfg.shutdown_grace_period = 200ms;
+  b_cfg.shutdown.grace_period = 200ms;
   actor_system b{b_cfg};
   auto received = std::make_shared<std::atomic<int>>(0);
   auto most_queued = std::make_shared<std::atomic<size_t>>(0);
@@ -670,7 +670,7 @@ TEST(remote_actor_flow, a_fast_sender_to_a_slow_remote_receiver_keeps_both_buffe
   actor_system_config a_cfg;
   a_cfg.load<net::middleman>();
   a_cfg.net.send_buffer = 256 * 1024;
-  a_cfg.shutdown_grace_period = 200ms;
+  a_cfg.shutdown.grace_period = 200ms;
   actor_system a{a_cfg};
   auto remote = a.middleman().remote_actor("127.0.0.1", *port);
   ASSERT_TRUE(remote);
@@ -713,10 +713,10 @@ struct registry_nodes {
     b_cfg.add_actor_type("adder", [](int32_t base) {
       return behavior{[base](int32_t x) { return base + x; }};
     });
-    b_cfg.shutdown_grace_period = 200ms;
+    b_cfg.shutdown.grace_period = 200ms;
     b = std::make_unique<actor_system>(b_cfg);
     a_cfg.load<net::middleman>();
-    a_cfg.shutdown_grace_period = 200ms;
+    a_cfg.shutdown.grace_period = 200ms;
     a = std::make_unique<actor_system>(a_cfg);
   }
 

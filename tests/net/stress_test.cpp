@@ -51,7 +51,7 @@ behavior receiver(event_based_actor*, std::shared_ptr<tally> t) {
 struct side {
   side() {
     cfg.load<net::middleman>();
-    cfg.shutdown_grace_period = 200ms;
+    cfg.shutdown.grace_period = 200ms;
     sys = std::make_unique<actor_system>(cfg);
     for (uint32_t i = 0; i < actors_per_node; ++i)
       receivers.push_back(sys->spawn(receiver, counts));

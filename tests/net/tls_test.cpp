@@ -75,7 +75,7 @@ protected:
   std::unique_ptr<actor_system> make_node_system(actor_system_config& cfg, const std::string& name,
                                                  const std::string& ca = "ca") {
     cfg.load<net::middleman>();
-    cfg.shutdown_grace_period = 200ms;
+    cfg.shutdown.grace_period = 200ms;
     cfg.net.handshake_timeout = 2s;
     if (!name.empty()) {
       cfg.net.tls.certificate = (cert_dir / (name + ".pem")).string();

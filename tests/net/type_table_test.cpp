@@ -99,7 +99,7 @@ private:
 struct type_table_test : ::testing::Test {
   type_table_test() {
     cfg.load<net::middleman>();
-    cfg.shutdown_grace_period = 200ms;
+    cfg.shutdown.grace_period = 200ms;
     sys = std::make_unique<actor_system>(cfg);
   }
 

@@ -1,4 +1,4 @@
-// The adaptive idle mode with an idle budget (troupe.work-stealing.idle-budget):
+// The adaptive idle mode with an idle budget (troupe.scheduler.idle-budget):
 // workers that anticipate periodic work, or keep warm through long random
 // gaps, lose no wake-up, spend no more than the budget, and stop waking once
 // the traffic stops. Timing is what the mechanism is about, but these tests
@@ -54,7 +54,7 @@ public:
 std::unique_ptr<scheduler> make(double budget) {
   scheduler_config cfg;
   cfg.policy = "work-stealing";
-  cfg.idle = troupe::idle_mode::adaptive;
+  cfg.idle_mode = troupe::idle_mode::adaptive;
   cfg.max_threads = 2;
   cfg.idle_budget = budget;
   return scheduler::make(cfg);
@@ -201,7 +201,7 @@ TEST(idle_budget, workers_stop_waking_once_the_traffic_stops) {
   s->start();
   counting_job job;
   ASSERT_TRUE(send_periodically(*s, job, 100, 3ms));
-  std::this_thread::sleep_for(troupe::defaults::work_stealing::max_anticipation + 200ms);
+  std::this_thread::sleep_for(troupe::defaults::scheduler::max_anticipation + 200ms);
   auto before = s->stats();
   std::this_thread::sleep_for(500ms);
   auto after = s->stats();

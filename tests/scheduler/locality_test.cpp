@@ -207,7 +207,7 @@ TEST(locality_steal_order, a_placed_job_runs_every_61st_look_behind_a_deque_that
     ASSERT_TRUE(w.affinity->try_push(&x));
   detail::stealing::core::current_worker = &w;
   std::vector<size_t> placed_at;
-  for (size_t look = 1; look <= 3 * defaults::work_stealing::injection_interval; ++look) {
+  for (size_t look = 1; look <= 3 * defaults::scheduler::injection_interval; ++look) {
     w.deque.push(&local);
     auto id = id_of(w.next_local());
     if (id != 10) {
@@ -216,7 +216,7 @@ TEST(locality_steal_order, a_placed_job_runs_every_61st_look_behind_a_deque_that
     }
   }
   detail::stealing::core::current_worker = nullptr;
-  auto n = defaults::work_stealing::injection_interval;
+  auto n = defaults::scheduler::injection_interval;
   EXPECT_EQ(placed_at, (std::vector<size_t>{n, 2 * n}));
 }
 
@@ -244,7 +244,7 @@ size_t outside_job_runs_at(size_t backlog, size_t looks) {
 TEST(locality_steal_order, outside_work_waits_behind_a_long_deque_but_not_for_ever) {
   // Outside work starts more work: behind a deque longer than the limit it
   // is taken every max_deferred_looks-th interval, else every interval.
-  using namespace defaults::work_stealing;
+  using namespace defaults::scheduler;
   auto n = injection_interval;
   EXPECT_EQ(outside_job_runs_at(outside_backlog_limit, 4 * n), n);
   EXPECT_EQ(outside_job_runs_at(outside_backlog_limit + 1, 2 * n * max_deferred_looks),
@@ -332,7 +332,7 @@ TEST_P(steal_backoff, a_thief_whose_steal_ran_short_leaves_the_others_alone_for_
   auto blocked = id_of(thief.steal_round());
   auto looked = now_ns();
   // A slow machine may take the whole back-off before the round looks.
-  if (looked - start < defaults::work_stealing::steal_backoff.count()) {
+  if (looked - start < defaults::scheduler::steal_backoff.count()) {
     EXPECT_EQ(blocked, -1) << "stole during its back-off";
   }
   token outside{9};
@@ -352,9 +352,9 @@ TEST_P(steal_backoff, a_steal_that_kept_the_thief_busy_is_followed_by_more) {
   auto& thief = *c.workers[0];
   ASSERT_GE(id_of(thief.steal_round()), 0);
   // Busy for longer than short_steal with what it stole.
-  thief.note_out_of_work(now_ns() + 2 * defaults::work_stealing::short_steal.count());
+  thief.note_out_of_work(now_ns() + 2 * defaults::scheduler::short_steal.count());
   ASSERT_GE(id_of(thief.steal_round()), 0);
-  thief.note_out_of_work(now_ns() + 2 * defaults::work_stealing::short_steal.count());
+  thief.note_out_of_work(now_ns() + 2 * defaults::scheduler::short_steal.count());
   // A busy period that began otherwise (its own work, outside work) starts
   // no back-off, however short.
   thief.note_out_of_work(now_ns());
@@ -377,7 +377,7 @@ TEST(locality_placement, affinity_runs_an_actor_here_while_its_last_worker_has_a
   hand_core c{synthetic(two_packages, 8, locality_placement::affinity)};
   auto& home = *c.workers[5];
   std::deque<token> placed;
-  for (size_t i = 1; i < defaults::locality::placed_backlog_limit; ++i)
+  for (size_t i = 1; i < defaults::scheduler::placed_backlog_limit; ++i)
     ASSERT_TRUE(home.affinity->try_push(&placed.emplace_back(static_cast<int>(i))));
   token job{0};
   job.set_last_worker(5);
@@ -395,7 +395,7 @@ TEST(locality_placement, affinity_counts_the_deque_of_its_last_worker_in_the_bac
   hand_core c{synthetic(two_packages, 8, locality_placement::affinity)};
   auto& home = *c.workers[5];
   std::deque<token> queued;
-  auto half = defaults::locality::placed_backlog_limit / 2;
+  auto half = defaults::scheduler::placed_backlog_limit / 2;
   for (size_t i = 0; i < half; ++i)
     home.deque.push(&queued.emplace_back(static_cast<int>(i)));
   for (size_t i = 1; i < half; ++i)
@@ -419,10 +419,10 @@ TEST(locality_placement, affinity_lets_an_actor_follow_the_one_worker_that_keeps
   for (int i = 0; i < 10; ++i)
     EXPECT_EQ(c.placement_of(&job, i % 2 == 0 ? w0 : w1).target, c.workers[5].get());
   // A wake on its own worker ends a streak too.
-  for (uint32_t i = 1; i < defaults::locality::follow_after_wakes; ++i)
+  for (uint32_t i = 1; i < defaults::scheduler::follow_after_wakes; ++i)
     EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get());
   EXPECT_EQ(c.placement_of(&job, c.workers[5].get()).target, nullptr);
-  for (uint32_t i = 1; i < defaults::locality::follow_after_wakes; ++i)
+  for (uint32_t i = 1; i < defaults::scheduler::follow_after_wakes; ++i)
     EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get());
   EXPECT_EQ(c.placement_of(&job, w0).target, nullptr) << "woken by w0 only: it follows";
   EXPECT_EQ(c.placement_of(&job, w0).target, c.workers[5].get())
@@ -549,12 +549,12 @@ TEST(locality_placement, affinity_keeps_an_actor_whose_last_worker_is_parked_on_
 
 TEST(locality_placement, the_policy_refuses_an_idle_mode_other_than_adaptive) {
   locality_config cfg{"numa:2 core:1 pu:1", 2, locality_placement::local};
-  cfg.scheduler.idle = idle_mode::event;
+  cfg.scheduler.idle_mode = idle_mode::event;
   try {
     actor_system sys{cfg};
     FAIL() << "no error";
   } catch (const std::invalid_argument& ex) {
-    EXPECT_NE(std::string{ex.what()}.find("troupe.work-stealing.idle-mode"), std::string::npos)
+    EXPECT_NE(std::string{ex.what()}.find("troupe.scheduler.idle-mode"), std::string::npos)
       << ex.what();
   }
 }
@@ -627,7 +627,7 @@ TEST(locality_config, the_keys_parse_and_bad_values_name_the_key) {
   actor_system_config cfg;
   auto err = cfg.parse({"--troupe.scheduler.policy=locality",
                         "--troupe.scheduler.topology=numa:2 core:2 pu:1",
-                        "--troupe.locality.placement=affinity"});
+                        "--troupe.scheduler.placement=affinity"});
   EXPECT_FALSE(err) << to_string(err);
   EXPECT_EQ(cfg.scheduler.policy, "locality");
   EXPECT_EQ(cfg.scheduler.topology, "numa:2 core:2 pu:1");
@@ -641,9 +641,9 @@ TEST(locality_config, the_keys_parse_and_bad_values_name_the_key) {
   EXPECT_EQ(bad_topology.scheduler.topology, "");
 
   actor_system_config bad_placement;
-  err = bad_placement.parse({"--troupe.locality.placement=nearby"});
+  err = bad_placement.parse({"--troupe.scheduler.placement=nearby"});
   ASSERT_TRUE(err);
-  EXPECT_NE(to_string(err).find("troupe.locality.placement"), std::string::npos)
+  EXPECT_NE(to_string(err).find("troupe.scheduler.placement"), std::string::npos)
     << to_string(err);
   EXPECT_NE(to_string(err).find("local, affinity"), std::string::npos) << to_string(err);
 }

@@ -228,7 +228,7 @@ TEST_P(scheduler_policy, an_idle_system_makes_no_wake_ups_over_a_second) {
       // Timed modes wake on their own: after each sleep of the first tiers
       // (which may not be over yet), then once per relaxed sleep or wait
       // timeout at most.
-      auto period = cfg.idle == troupe::idle_mode::event ? cfg.wait_timeout
+      auto period = cfg.idle_mode == troupe::idle_mode::event ? cfg.wait_timeout
                                                          : cfg.relaxed.sleep_duration;
       auto most = cfg.aggressive.poll_attempts + cfg.moderate.poll_attempts + 1s / period + 1;
       EXPECT_GT(wakeups, 0u) << "worker " << i;

@@ -35,7 +35,7 @@ using troupe::test::scaled;
 /// an exception, say) are what several tests provoke on purpose.
 struct config : troupe::test::policy_config {
   explicit config(const char* policy) : policy_config(policy) {
-    logger_verbosity = troupe::log_level::error;
+    logger.verbosity = troupe::log_level::error;
   }
 };
 

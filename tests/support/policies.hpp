@@ -64,7 +64,7 @@ inline void apply_policy(scheduler_config& cfg, std::string_view entry) {
   if (auto slash = entry.find('/'); slash != std::string_view::npos) {
     auto rest = entry.substr(slash + 1);
     bool known = cfg.policy == "locality" ? from_string(rest, cfg.placement)
-                                          : from_string(rest, cfg.idle);
+                                          : from_string(rest, cfg.idle_mode);
     if (!known)
       throw std::invalid_argument("no idle mode or placement: " + std::string{entry});
   }
@@ -75,7 +75,7 @@ inline void apply_policy(scheduler_config& cfg, std::string_view entry) {
 inline bool sleeps_until_woken(std::string_view entry) {
   scheduler_config cfg;
   apply_policy(cfg, entry);
-  return cfg.policy == "work-sharing" || cfg.idle == idle_mode::adaptive;
+  return cfg.policy == "work-sharing" || cfg.idle_mode == idle_mode::adaptive;
 }
 
 /// The base of a suite run under every policy: its parameter is the name.

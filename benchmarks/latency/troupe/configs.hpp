@@ -31,7 +31,7 @@ inline const std::vector<std::string> troupe_configs
 
 /// The troupe.* keys and values of configuration `name`.
 inline std::vector<std::pair<std::string, std::string>> troupe_settings(const std::string& name) {
-  const std::string ws = "troupe.work-stealing.";
+  const std::string ws = "troupe.scheduler.";
   // Adaptive is the default idle mode: its configuration sets nothing, so it
   // also runs on a Troupe that has no other mode.
   if (name == "adaptive")
@@ -41,7 +41,7 @@ inline std::vector<std::pair<std::string, std::string>> troupe_settings(const st
   if (name == "adaptive-budget-1")
     return {{ws + "idle-budget", "1"}};
   if (name == "event")
-    return {{ws + "idle-mode", "event"}, {ws + "moderate-sleep-duration", "1us"}};
+    return {{ws + "idle-mode", "event"}, {ws + "moderate.sleep-duration", "1us"}};
   std::string moderate_sleep = "50us";
   std::string relaxed_steal = "1";
   std::string relaxed_sleep = "10ms";
@@ -54,15 +54,15 @@ inline std::vector<std::pair<std::string, std::string>> troupe_settings(const st
     relaxed_sleep = "0us";
   }
   return {{ws + "idle-mode", "polling"},
-          {ws + "aggressive-poll-attempts", "100"},
-          {ws + "aggressive-steal-interval", "10"},
-          {ws + "aggressive-sleep-duration", "0us"},
-          {ws + "moderate-poll-attempts", "500"},
-          {ws + "moderate-steal-interval", "5"},
-          {ws + "moderate-sleep-duration", moderate_sleep},
-          {ws + "relaxed-poll-attempts", "1"},
-          {ws + "relaxed-steal-interval", relaxed_steal},
-          {ws + "relaxed-sleep-duration", relaxed_sleep}};
+          {ws + "aggressive.poll-attempts", "100"},
+          {ws + "aggressive.steal-interval", "10"},
+          {ws + "aggressive.sleep-duration", "0us"},
+          {ws + "moderate.poll-attempts", "500"},
+          {ws + "moderate.steal-interval", "5"},
+          {ws + "moderate.sleep-duration", moderate_sleep},
+          {ws + "relaxed.poll-attempts", "1"},
+          {ws + "relaxed.steal-interval", relaxed_steal},
+          {ws + "relaxed.sleep-duration", relaxed_sleep}};
 }
 
 /// Puts configuration `name` (one of troupe_configs) with `threads` workers

@@ -9,8 +9,8 @@
 //                    [--arrivals=periodic|poisson] [--seed=N]
 //                    [--wait-timeout=DURATION] [--idle-budget=SHARE]
 //
-// --wait-timeout sets troupe.work-stealing.wait-timeout of --config=event,
-// --idle-budget troupe.work-stealing.idle-budget of --config=adaptive.
+// --wait-timeout sets troupe.scheduler.wait-timeout of --config=event,
+// --idle-budget troupe.scheduler.idle-budget of --config=adaptive.
 
 #include "latency/common/pipeline.hpp"
 #include "latency/troupe/configs.hpp"
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   auto opts = latency::read_pipeline_options(cl, latency::troupe_configs);
   std::vector<std::pair<std::string, std::string>> extra;
   std::string case_name = opts.case_name();
-  // --NAME=VALUE sets troupe.work-stealing.NAME of one configuration and
+  // --NAME=VALUE sets troupe.scheduler.NAME of one configuration and
   // names itself in the case.
   auto key_flag = [&](const char* flag, const char* config) {
     if (!cl.has(flag))
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     if (opts.config != config)
       cl.fail(std::string{"--"} + flag + " applies to --config=" + config + " only");
     auto value = cl.text(flag, nullptr);
-    extra.emplace_back(std::string{"troupe.work-stealing."} + flag, value);
+    extra.emplace_back(std::string{"troupe.scheduler."} + flag, value);
     case_name += std::string{","} + flag + "=" + value;
   };
   key_flag("wait-timeout", "event");

@@ -4,7 +4,7 @@
 // besides the shared command line (common/options.hpp):
 //
 //   --policy=work-stealing|locality   troupe.scheduler.policy (work-stealing)
-//   --placement=local|affinity        troupe.locality.placement (local)
+//   --placement=local|affinity        troupe.scheduler.placement (local)
 //   --topology=<hwloc synthetic>      troupe.scheduler.topology (this machine)
 //
 // --placement and --topology apply to the locality policy only, so that a
@@ -59,7 +59,7 @@ public:
     if (!policy_.empty())
       settings.emplace_back("troupe.scheduler.policy", policy_);
     if (!placement_.empty())
-      settings.emplace_back("troupe.locality.placement", placement_);
+      settings.emplace_back("troupe.scheduler.placement", placement_);
     if (!topology_.empty())
       settings.emplace_back("troupe.scheduler.topology", topology_);
     for (const auto& [key, value] : settings) {

@@ -1,6 +1,6 @@
 #pragma once
 
-// Anticipation: how an adaptive worker spends troupe.work-stealing.idle-budget
+// Anticipation: how an adaptive worker spends troupe.scheduler.idle-budget
 // on being awake when the next work arrives.
 //
 // Why: a parked thread is woken by an IPI to its CPU, and if that CPU has
@@ -107,7 +107,7 @@ public:
     std::copy_n(gaps_.begin(), count_, xs.begin());
     std::sort(xs.begin(), xs.begin() + static_cast<ptrdiff_t>(count_));
     auto elapsed = now - idle_since;
-    auto horizon = std::chrono::nanoseconds{defaults::work_stealing::max_anticipation}.count();
+    auto horizon = std::chrono::nanoseconds{defaults::scheduler::max_anticipation}.count();
     // The densest window of width `span` among the gaps still ahead.
     auto best = [&](int64_t span, size_t& first, size_t& last) {
       size_t hits = 0;
@@ -169,7 +169,7 @@ public:
   /// what the wake-up cost.
   std::optional<int64_t> warm_until(int64_t idle_since, int64_t now) noexcept {
     refill(now);
-    auto horizon = std::chrono::nanoseconds{defaults::work_stealing::max_anticipation}.count();
+    auto horizon = std::chrono::nanoseconds{defaults::scheduler::max_anticipation}.count();
     if (!mostly_long_gaps() || now - idle_since >= horizon || tokens_ns_ < wake_cost_ns_)
       return std::nullopt;
     return std::min(now + warm_interval_ns, idle_since + horizon);
@@ -215,7 +215,7 @@ private:
   }
 
   int64_t depth_ns() const noexcept {
-    auto horizon = std::chrono::nanoseconds{defaults::work_stealing::max_anticipation};
+    auto horizon = std::chrono::nanoseconds{defaults::scheduler::max_anticipation};
     return static_cast<int64_t>(budget_ * static_cast<double>(horizon.count()));
   }
 

@@ -30,7 +30,7 @@ struct worker_stats {
   /// Time spent without a job: searching, spinning, polling and blocked.
   std::chrono::nanoseconds time_idle{0};
   /// Adaptive mode: windows the worker spun through where it expected work
-  /// (troupe.work-stealing.idle-budget).
+  /// (troupe.scheduler.idle-budget).
   uint64_t anticipations = 0;
   /// Adaptive mode: what those cost: the time spun and the CPU time of the
   /// timed wake-ups that opened them or kept the worker warm (below). The

@@ -10,7 +10,7 @@
 
 namespace troupe {
 
-/// What an idle work-stealing worker does (troupe.work-stealing.idle-mode).
+/// What an idle work-stealing worker does (troupe.scheduler.idle-mode).
 enum class idle_mode {
   /// Spin, then park until an enqueue wakes exactly one worker; with an
   /// idle budget, spin where work is expected (idle_budget).
@@ -45,7 +45,7 @@ constexpr bool from_string(std::string_view str, idle_mode& x) noexcept {
 }
 
 /// Where the locality policy puts an actor a message unblocks
-/// (troupe.locality.placement).
+/// (troupe.scheduler.placement).
 enum class locality_placement {
   /// LAS/L: on the sender's worker, as work stealing does.
   local,
@@ -69,30 +69,29 @@ constexpr bool from_string(std::string_view str, locality_placement& x) noexcept
 
 namespace detail {
 
-/// defaults::locality::placement, parsed at compile time.
+/// defaults::scheduler::placement, parsed at compile time.
 inline constexpr locality_placement default_locality_placement = [] {
   auto result = locality_placement::local;
-  if (!from_string(defaults::locality::placement, result))
-    throw "defaults::locality::placement names no placement";
+  if (!from_string(defaults::scheduler::placement, result))
+    throw "defaults::scheduler::placement names no placement";
   return result;
 }();
 
-/// defaults::work_stealing::idle_mode, parsed at compile time.
+/// defaults::scheduler::idle_mode, parsed at compile time.
 inline constexpr idle_mode default_idle_mode = [] {
   auto result = idle_mode::adaptive;
-  if (!from_string(defaults::work_stealing::idle_mode, result))
-    throw "defaults::work_stealing::idle_mode names no idle mode";
+  if (!from_string(defaults::scheduler::idle_mode, result))
+    throw "defaults::scheduler::idle_mode names no idle mode";
   return result;
 }();
 
 } // namespace detail
 
-using polling_tier = defaults::work_stealing::polling_tier;
+using polling_tier = defaults::scheduler::polling_tier;
 
-/// The scheduler's part of actor_system_config (keys troupe.scheduler.*,
-/// troupe.work-stealing.* and troupe.locality.*). The locality policy is
-/// work stealing with a steal order and placement of its own: the
-/// work-stealing keys apply to it too.
+/// The scheduler's part of actor_system_config (keys troupe.scheduler.*).
+/// The locality policy is work stealing with a steal order and placement of
+/// its own: the work-stealing fields apply to it too.
 struct scheduler_config {
   std::string policy{defaults::scheduler::policy};
   /// Locality policy: empty for this machine, else an hwloc synthetic
@@ -106,19 +105,19 @@ struct scheduler_config {
   size_t max_throughput = defaults::scheduler::max_throughput;
   bool pin_workers = defaults::scheduler::pin_workers;
 
-  idle_mode idle = detail::default_idle_mode;
+  troupe::idle_mode idle_mode = detail::default_idle_mode;
   /// Adaptive mode: rounds of looking for work before parking.
-  size_t spin_attempts = defaults::work_stealing::spin_attempts;
+  size_t spin_attempts = defaults::scheduler::spin_attempts;
   /// Adaptive mode: the share of one core idle workers may spend spinning
   /// where the next work is expected.
-  double idle_budget = defaults::work_stealing::idle_budget;
+  double idle_budget = defaults::scheduler::idle_budget;
   /// Event and polling modes.
-  polling_tier aggressive = defaults::work_stealing::aggressive;
-  polling_tier moderate = defaults::work_stealing::moderate;
+  polling_tier aggressive = defaults::scheduler::aggressive;
+  polling_tier moderate = defaults::scheduler::moderate;
   /// Polling mode only: the event mode waits on its event instead.
-  polling_tier relaxed = defaults::work_stealing::relaxed;
+  polling_tier relaxed = defaults::scheduler::relaxed;
   /// Event mode only.
-  std::chrono::microseconds wait_timeout = defaults::work_stealing::wait_timeout;
+  std::chrono::microseconds wait_timeout = defaults::scheduler::wait_timeout;
 
   /// The number of workers `max_threads` stands for on this machine (the
   /// locality policy decides its own for 0).

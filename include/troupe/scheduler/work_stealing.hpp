@@ -32,7 +32,7 @@
 // NUMA node, then the other nodes by distance), skipping levels whose deques
 // look empty and backing off when most of its node polls a single deque.
 // New actors start on the spawner's worker; an actor a message unblocks goes
-// to the sender's worker (troupe.locality.placement = local, LAS/L) or to
+// to the sender's worker (troupe.scheduler.placement = local, LAS/L) or to
 // the worker that ran it last unless that one is parked (affinity, LAS/A),
 // through that worker's affinity queue, an array queue whose pushers never
 // wait for a lock; thieves take from it only once the worker has been stuck

@@ -33,7 +33,7 @@ bool follows(resumable& job, size_t waker) noexcept {
   auto from = static_cast<uint32_t>(waker + 1) << 8;
   auto x = job.remote_wakes();
   uint32_t n = (x & ~0xFFu) == from ? (x & 0xFFu) + 1 : 1;
-  if (n < defaults::locality::follow_after_wakes) {
+  if (n < defaults::scheduler::follow_after_wakes) {
     job.set_remote_wakes(from | n);
     return false;
   }
@@ -91,7 +91,7 @@ core::placement core::placement_of(resumable* job, const worker* current) noexce
         job->set_remote_wakes(0); // Woken at home: the streak ends.
       return {};
     }
-    if (home->public_backlog() >= defaults::locality::placed_backlog_limit)
+    if (home->public_backlog() >= defaults::scheduler::placed_backlog_limit)
       return {}; // It would wait behind them.
     if (current == nullptr || !follows(*job, current->index()))
       result.target = home;

@@ -21,7 +21,7 @@ struct locality_state {
 
   const topology topo;
   const worker_layout layout;
-  /// The placement is "affinity".
+  /// troupe.scheduler.placement is "affinity".
   const bool affinity;
   /// Workers sit on their cores: troupe.scheduler.pin-workers, or a
   /// topology where some workers are nearer each other than others (more

@@ -51,7 +51,7 @@ public:
     if (auto* loc = parent.locality.get()) {
       place = &loc->layout.workers[index];
       affinity = std::make_unique<detail::bounded_mpmc_queue<resumable*>>(
-        defaults::locality::affinity_capacity);
+        defaults::scheduler::affinity_capacity);
       level_steals = std::make_unique<single_writer_counter[]>(place->levels.size());
     }
   }
@@ -161,8 +161,8 @@ public:
   void note_out_of_work(int64_t now) noexcept {
     if (stolen_at_ == 0)
       return;
-    if (now - stolen_at_ < defaults::work_stealing::short_steal.count())
-      backoff_until_ = now + defaults::work_stealing::steal_backoff.count();
+    if (now - stolen_at_ < defaults::scheduler::short_steal.count())
+      backoff_until_ = now + defaults::scheduler::steal_backoff.count();
     stolen_at_ = 0;
   }
 
@@ -247,7 +247,7 @@ private:
 };
 
 inline bool worker::affinity_ripe(const worker& victim) noexcept {
-  using namespace defaults::locality;
+  using namespace defaults::scheduler;
   if (victim.affinity == nullptr || victim.affinity->size_approx() == 0
       || victim.counters.idle_since.load(std::memory_order_relaxed) != 0)
     return false;
@@ -267,7 +267,7 @@ inline bool worker::affinity_ripe(const worker& victim) noexcept {
 }
 
 TROUPE_HOT inline std::optional<resumable*> worker::next_local() {
-  using namespace defaults::work_stealing;
+  using namespace defaults::scheduler;
   TROUPE_ASSERT(on_own_thread());
   if (++tick_ == injection_interval) {
     tick_ = 0;
