@@ -21,7 +21,7 @@ namespace detail {
 inline constexpr mailbox_overflow default_mailbox_overflow = [] {
   auto result = mailbox_overflow::mute;
   if (!from_string(defaults::mailbox::overflow, result))
-    throw "defaults::mailbox::overflow names no overflow policy";
+    throw "defaults::mailbox::overflow names no overflow";
   return result;
 }();
 

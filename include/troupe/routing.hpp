@@ -1,7 +1,8 @@
 #pragma once
 
-// Routing policies: which replica of a farm (a parallel pattern's farm, or a
-// replicated stream node) gets an item. Patterns and streams share them.
+// Routing: which replica of a farm (a parallel pattern's farm, or a
+// replicated stream node) gets an item. Patterns and streams share these
+// types.
 //
 //   round_robin         replicas in turn (the default)
 //   random_replica      a uniformly random replica
@@ -10,7 +11,7 @@
 //   broadcast           every replica gets every item
 //   custom{fn}          fn(item, replicas) returns the replica's index
 //
-// detail::replica_picker<T, Policy> is the one implementation of the choice
+// detail::replica_picker<T, Routing> is the one implementation of the choice
 // for items of type T. Each sender owns its own picker (its round-robin
 // counter, its random engine), so picking takes no lock.
 
@@ -55,12 +56,12 @@ custom(F) -> custom<F>;
 
 namespace detail {
 
-/// The argument type of a key extractor or custom policy.
+/// The argument type of a key extractor or custom routing.
 template <class F>
-using policy_arg_t = std::decay_t<
+using routing_arg_t = std::decay_t<
   typename type_list_head<typename callable_trait_t<F>::arg_types>::type>;
 
-template <class T, class Policy>
+template <class T, class Routing>
 class replica_picker;
 
 template <class T>

@@ -30,7 +30,7 @@ std::unique_ptr<route> farm_route::clone() const {
 
 void farm_route::send(local_actor* self, strong_actor_ptr sender, message_id mid, message msg,
                       execution_unit* ctx) {
-  // A custom policy may return any number: wrap it onto the replicas.
+  // A custom routing may return any number: wrap it onto the replicas.
   auto i = pick_(msg, replicas_.size()) % replicas_.size();
   replicas_[i]->send(self, std::move(sender), mid, std::move(msg), ctx);
 }

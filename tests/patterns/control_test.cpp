@@ -1,4 +1,4 @@
-// seq, pipeline and farm: results, order, routing policies, nesting, stream
+// seq, pipeline and farm: results, order, routing, nesting, stream
 // input with end of stream, and exceptions in user code, under every
 // scheduler policy.
 

@@ -7,7 +7,7 @@
 //   farm(seq(score), 4, by_key([](const trade& t) { return t.account; }))
 //   farm(pipeline(seq(a), seq(b))).ordered()           // results in input order
 //
-// Policies:
+// Routing:
 //   round_robin         replicas in turn (the default)
 //   random_replica      a uniformly random replica
 //   by_key(key)         equal keys always reach the same replica, so a
@@ -35,8 +35,8 @@
 
 namespace troupe::patterns {
 
-// The policies are troupe's routing policies (troupe/routing.hpp), which
-// streams use too.
+// The routing types are troupe's (troupe/routing.hpp), which streams use
+// too.
 using troupe::broadcast;
 using troupe::by_key;
 using troupe::custom;
@@ -45,23 +45,23 @@ using troupe::round_robin;
 
 namespace detail {
 
-using troupe::detail::policy_arg_t;
+using troupe::detail::routing_arg_t;
 
-/// The replica for a message under a policy that looks at no item.
-template <class Policy>
-pick_fn make_untyped_pick(Policy p) {
-  return [pick = troupe::detail::replica_picker<message, Policy>{p}](
+/// The replica for a message under a routing that looks at no item.
+template <class Routing>
+pick_fn make_untyped_pick(Routing p) {
+  return [pick = troupe::detail::replica_picker<message, Routing>{p}](
            const message& msg, size_t n) mutable { return pick(msg, n); };
 }
 
-/// The replica for a message: the policy's choice for its item of type
+/// The replica for a message: the routing's choice for its item of type
 /// `Arg`; anything else goes to replica 0, which rejects it.
-template <class Arg, class Policy>
-pick_fn make_typed_pick(Policy p) {
+template <class Arg, class Routing>
+pick_fn make_typed_pick(Routing p) {
   if constexpr (std::is_same_v<Arg, message>) {
     return make_untyped_pick(std::move(p));
   } else {
-    return [pick = troupe::detail::replica_picker<Arg, Policy>{std::move(p)}](
+    return [pick = troupe::detail::replica_picker<Arg, Routing>{std::move(p)}](
              const message& msg, size_t n) mutable -> size_t {
       return msg.match_elements<Arg>() ? pick(msg.get_as<Arg>(0), n) : 0;
     };
@@ -78,20 +78,20 @@ inline pick_fn make_pick(random_replica p) {
 
 template <class F>
 pick_fn make_pick(by_key<F> p) {
-  return make_typed_pick<policy_arg_t<F>>(std::move(p));
+  return make_typed_pick<routing_arg_t<F>>(std::move(p));
 }
 
 template <class F>
 pick_fn make_pick(custom<F> p) {
-  return make_typed_pick<policy_arg_t<F>>(std::move(p));
+  return make_typed_pick<routing_arg_t<F>>(std::move(p));
 }
 
 } // namespace detail
 
-template <pattern Worker, class Policy = round_robin>
+template <pattern Worker, class Routing = round_robin>
 class farm_pattern {
 public:
-  static constexpr bool is_broadcast = std::is_same_v<Policy, broadcast>;
+  static constexpr bool is_broadcast = std::is_same_v<Routing, broadcast>;
 
   using input_type = typename Worker::input_type;
   using worker_output = typename Worker::output_type;
@@ -103,8 +103,8 @@ public:
                       && !std::is_void_v<worker_output>),
                 "troupe: a broadcast farm needs a worker whose output type is known");
 
-  farm_pattern(Worker worker, size_t replicas, Policy policy)
-    : worker_(std::move(worker)), replicas_(replicas), policy_(std::move(policy)) {}
+  farm_pattern(Worker worker, size_t replicas, Routing routing)
+    : worker_(std::move(worker)), replicas_(replicas), routing_(std::move(routing)) {}
 
   /// Number of replicas; 0 (the default) means one per scheduler worker.
   farm_pattern replicas(size_t n) && {
@@ -124,7 +124,7 @@ public:
   }
 
   template <class P>
-  farm_pattern<Worker, P> policy(P p) && {
+  farm_pattern<Worker, P> routing(P p) && {
     farm_pattern<Worker, P> result{std::move(worker_), replicas_, std::move(p)};
     return std::move(result).ordered(ordered_).name(std::move(name_));
   }
@@ -157,7 +157,7 @@ private:
         result.entry_fan_in.push_back(std::move(cell));
     }
     result.entry = std::make_unique<detail::farm_route>(std::move(entries),
-                                                        detail::make_pick(policy_));
+                                                        detail::make_pick(routing_));
     return result;
   }
 
@@ -175,20 +175,20 @@ private:
                                                                 std::move(entries));
     else
       return ctx.single<detail::ordered_stage>(here, std::move(next), std::move(entries),
-                                               detail::make_pick(policy_));
+                                               detail::make_pick(routing_));
   }
 
   Worker worker_;
   size_t replicas_ = 0;
-  Policy policy_;
+  Routing routing_;
   bool ordered_ = false;
   std::string name_ = "farm";
 };
 
 /// Replicas of `worker`: `replicas` 0 means one per scheduler worker.
-template <pattern Worker, class Policy = round_robin>
-auto farm(Worker worker, size_t replicas = 0, Policy policy = {}) {
-  return farm_pattern<Worker, Policy>{std::move(worker), replicas, std::move(policy)};
+template <pattern Worker, class Routing = round_robin>
+auto farm(Worker worker, size_t replicas = 0, Routing routing = {}) {
+  return farm_pattern<Worker, Routing>{std::move(worker), replicas, std::move(routing)};
 }
 
 } // namespace troupe::patterns

@@ -46,7 +46,7 @@ public:
 
   /// For send_next_if: the ring `x` would go to if its queue holds at most
   /// `max_queued` tuples (round-robin and random: the first such replica
-  /// from the one the policy picks; broadcast: any value if every queue
+  /// from the one the routing picks; broadcast: any value if every queue
   /// qualifies), or no_target.
   virtual size_t target_below(const Out& x, size_t max_queued) = 0;
 
@@ -82,13 +82,13 @@ protected:
   size_t* staged_total_ = nullptr;
 };
 
-template <class Out, class In, class Policy>
+template <class Out, class In, class Routing>
 class edge_sender final : public out_edge<Out> {
 public:
-  static constexpr bool is_broadcast = std::is_same_v<Policy, broadcast>;
+  static constexpr bool is_broadcast = std::is_same_v<Routing, broadcast>;
 
-  edge_sender(std::vector<spsc_ring<In>*> rings, Policy policy)
-    : rings_(std::move(rings)), picker_(make_picker(std::move(policy))) {}
+  edge_sender(std::vector<spsc_ring<In>*> rings, Routing routing)
+    : rings_(std::move(rings)), picker_(make_picker(std::move(routing))) {}
 
   void emit(Out&& x) override {
     if constexpr (is_broadcast) {
@@ -117,10 +117,10 @@ public:
     auto below = [max_queued](const spsc_ring<In>* r) { return r->size() <= max_queued; };
     if constexpr (is_broadcast) {
       return std::all_of(rings_.begin(), rings_.end(), below) ? 0 : out_edge<Out>::no_target;
-    } else if constexpr (std::is_same_v<Policy, round_robin>
-                         || std::is_same_v<Policy, random_replica>) {
+    } else if constexpr (std::is_same_v<Routing, round_robin>
+                         || std::is_same_v<Routing, random_replica>) {
       // As send_next_if of seed 002 (the streaming paper): try every
-      // replica, starting at the one the policy picks.
+      // replica, starting at the one the routing picks.
       auto n = rings_.size();
       auto first = picker_(x, n);
       for (size_t k = 0; k < n; ++k)
@@ -182,11 +182,11 @@ public:
   }
 
 private:
-  static auto make_picker(Policy policy) {
+  static auto make_picker(Routing routing) {
     if constexpr (is_broadcast)
       return 0; // unused
     else
-      return troupe::detail::replica_picker<Out, Policy>{std::move(policy)};
+      return troupe::detail::replica_picker<Out, Routing>{std::move(routing)};
   }
 
   /// Builds the In tuple from `x` in ring `i`'s next slot, or stages it.
@@ -203,7 +203,7 @@ private:
   }
 
   std::vector<spsc_ring<In>*> rings_; // one per downstream replica
-  decltype(make_picker(std::declval<Policy>())) picker_;
+  decltype(make_picker(std::declval<Routing>())) picker_;
   std::deque<std::pair<size_t, In>> staged_; // in emit order
 };
 

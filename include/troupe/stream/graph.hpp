@@ -63,7 +63,7 @@ public:
   using output_type = typename N::output_type;
 
   /// Runs `n` replicas of the node, each its own object (0: one per
-  /// scheduler worker). Tuples reach them as the connecting edge's policy
+  /// scheduler worker). Tuples reach them as the connecting edge's routing
   /// says. (An actor stage is one actor: add a stage per actor instead.)
   node_ref& replicas(size_t n)
     requires(!detail::is_actor_stage_v<N>);
@@ -165,10 +165,10 @@ public:
   }
 
   /// An edge from `from` (a node or an input) to `to`: each output tuple of
-  /// `from` reaches one replica of `to`, as `policy` picks (round_robin,
+  /// `from` reaches one replica of `to`, as `routing` picks (round_robin,
   /// random_replica, by_key, custom), or each replica (broadcast).
-  template <class From, class N, class Policy = round_robin>
-  edge_ref connect(const From& from, const node_ref<N>& to, Policy policy = {}) {
+  template <class From, class N, class Routing = round_robin>
+  edge_ref connect(const From& from, const node_ref<N>& to, Routing routing = {}) {
     using out = typename From::output_type;
     using in = typename N::input_type;
     static_assert(!std::is_void_v<out>, "troupe: a sink emits nothing to connect");
@@ -177,7 +177,7 @@ public:
                   "troupe: the producer's output type does not convert to the consumer's "
                   "input type");
     using from_spec = spec_of_t<From>;
-    edge_spec_wire_fn wire = [policy](detail::node_spec& f, detail::node_spec& t,
+    edge_spec_wire_fn wire = [routing](detail::node_spec& f, detail::node_spec& t,
                                       detail::graph_state& st, size_t capacity) {
       auto& producers = static_cast<from_spec&>(f);
       auto& consumers = static_cast<spec_of_t<node_ref<N>>&>(t);
@@ -190,7 +190,7 @@ public:
           rings.push_back(r);
         }
         producers.emitter_of(p).add_edge(
-          std::make_unique<detail::edge_sender<out, in, Policy>>(std::move(rings), policy));
+          std::make_unique<detail::edge_sender<out, in, Routing>>(std::move(rings), routing));
       }
     };
     return edge_ref{this, add_edge(from.id(), to.id(), std::move(wire))};

@@ -59,7 +59,7 @@ private:
   troupe::detail::reorder_window<pending_request> window_;
 };
 
-/// Ordered farm: each item to one replica picked by the policy.
+/// Ordered farm: each item to one replica picked by the routing.
 class ordered_stage final : public gather_stage {
 public:
   ordered_stage(actor_config& cfg, stage_config sc, std::vector<route_ptr> replicas,

@@ -67,7 +67,7 @@ private:
 /// by the actor that owns the route.
 using pick_fn = std::function<size_t(const message& msg, size_t n)>;
 
-/// Into one of several replicas (a farm), chosen by a policy.
+/// Into one of several replicas (a farm), chosen by a routing.
 class farm_route final : public route {
 public:
   farm_route(std::vector<route_ptr> replicas, pick_fn pick)
