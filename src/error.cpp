@@ -48,6 +48,8 @@ std::string to_string(errc x) {
       return "incompatible_versions";
     case errc::cannot_publish_invalid_actor:
       return "cannot_publish_invalid_actor";
+    case errc::connection_closed:
+      return "connection_closed";
   }
   return "errc(" + std::to_string(static_cast<int>(x)) + ")";
 }

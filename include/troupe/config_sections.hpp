@@ -61,9 +61,9 @@ struct stream_config {
 /// CA its peers' certificates must come from (PEM files). All three or
 /// none: with them every connection is mutual TLS.
 struct net_tls_config {
-  std::string certificate;
-  std::string private_key;
-  std::string ca;
+  std::string certificate{};
+  std::string private_key{};
+  std::string ca{};
 };
 
 struct net_config {

@@ -263,6 +263,29 @@ inline constexpr std::chrono::milliseconds min_interval{1};
 inline constexpr std::chrono::milliseconds max_interval{3'600'000};
 inline constexpr size_t min_message_size = 1024;
 inline constexpr size_t max_max_message_size = size_t{1} << 30;
+
+/// Network services (net/lp.hpp, net/octet_stream.hpp): what a server or
+/// client builder starts with, each one a builder method of the same name.
+namespace service {
+/// max_connections: connections a server holds at once; it accepts the
+/// next one when one closes.
+inline constexpr size_t max_connections = 1024;
+/// max_message_size: a frame (or a line) larger than this closes its
+/// connection.
+inline constexpr size_t max_message_size = size_t{1} << 20;
+/// max_pending_messages: what a connection's handler may have queued
+/// before the connection stops reading from its socket.
+inline constexpr size_t max_pending_messages = 64;
+/// send_buffer: bytes a connection holds for its socket before it mutes
+/// the actors that write to it, until half of them are out.
+inline constexpr size_t send_buffer = size_t{1} << 20;
+/// write_timeout: a peer that takes nothing of what the connection holds
+/// for this long is dropped (it stopped reading).
+inline constexpr std::chrono::milliseconds write_timeout{10'000};
+/// idle_timeout: a connection on which nothing is read or written for this
+/// long is closed; 0 keeps it open.
+inline constexpr std::chrono::milliseconds idle_timeout{0};
+} // namespace service
 } // namespace net
 
 namespace logger {

@@ -63,6 +63,9 @@ enum class errc : uint8_t {
   incompatible_versions,
   /// publish() of an invalid handle, or a port that could not be opened.
   cannot_publish_invalid_actor,
+  /// A network service's connection ended: the peer closed it, or it failed
+  /// (the context says how).
+  connection_closed,
 };
 
 std::string to_string(errc x);

@@ -4,6 +4,9 @@
 
 #include "middleman_impl.hpp"
 #include "peer.hpp"
+#include "service/connection.hpp"
+#include "service/service_state.hpp"
+#include "tls_context.hpp"
 
 #include "troupe/type_id.hpp"
 #include "troupe/scoped_actor.hpp"
@@ -148,39 +151,15 @@ void middleman_impl::load_tls() {
     TROUPE_LOG_ERROR("net", "{}", tls_error_.context());
     return;
   }
-  auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls);
-  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2
-                   | asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1
-                   | asio::ssl::context::no_tlsv1_1);
-  auto load = [&](const char* key, const std::string& path, auto fn) {
-    if (tls_error_)
-      return;
-    std::error_code exists_ec;
-    if (!std::filesystem::is_regular_file(path, exists_ec)) {
-      tls_error_ = make_error(errc::invalid_argument,
-                              std::string{key} + ": no such file: " + path);
-      return;
-    }
-    boost::system::error_code ec;
-    fn(path, ec);
-    if (ec && !tls_error_)
-      tls_error_ = make_error(errc::invalid_argument,
-                              std::string{key} + ": cannot use " + path + ": " + ec.message());
-  };
-  load("troupe.net.tls.certificate", tls.certificate,
-       [&](const std::string& p, auto& ec) { ctx->use_certificate_chain_file(p, ec); });
-  load("troupe.net.tls.private-key", tls.private_key, [&](const std::string& p, auto& ec) {
-    ctx->use_private_key_file(p, asio::ssl::context::pem, ec);
-  });
-  load("troupe.net.tls.ca", tls.ca,
-       [&](const std::string& p, auto& ec) { ctx->load_verify_file(p, ec); });
-  if (tls_error_) {
+  auto ctx = make_tls_context(tls, "troupe.net.tls");
+  if (!ctx) {
+    tls_error_ = ctx.error();
     TROUPE_LOG_ERROR("net", "{}", tls_error_.context());
     return;
   }
   // Mutual: a peer without a certificate from the CA is refused.
-  ctx->set_verify_mode(asio::ssl::verify_peer | asio::ssl::verify_fail_if_no_peer_cert);
-  tls_ = std::move(ctx);
+  (*ctx)->set_verify_mode(asio::ssl::verify_peer | asio::ssl::verify_fail_if_no_peer_cert);
+  tls_ = std::move(*ctx);
 }
 
 error middleman_impl::check_address(const asio::ip::address& addr, std::string_view what) const {
@@ -243,7 +222,7 @@ void middleman_impl::start() {
   settings.quiet_tick = cfg_.heartbeat_interval;
   settings.connected = [this] {
     std::lock_guard guard{mtx_};
-    return !peers_.empty();
+    return !peers_.empty() || !connections_.empty();
   };
   runner_ = std::make_unique<io_runner>(io_, sys_.scheduler(), sys_.max_throughput(),
                                         std::move(settings));
@@ -257,8 +236,17 @@ void middleman_impl::stop() noexcept {
       return;
     stopped_ = true;
   }
-  // Every peer gets what was queued for it, then a goodbye.
+  // Every peer gets what was queued for it, then a goodbye; so does every
+  // service's connection.
+  std::vector<std::shared_ptr<service_state>> services;
+  {
+    std::lock_guard guard{mtx_};
+    services = services_;
+  }
+  for (auto& x : services)
+    x->dispose();
   asio::post(io_, [this] {
+    std::vector<std::shared_ptr<connection_io>> conns;
     {
       std::lock_guard guard{mtx_};
       for (auto& [port, entry] : published_) {
@@ -266,18 +254,29 @@ void middleman_impl::stop() noexcept {
         entry.acceptor->close(ec);
       }
       published_.clear();
+      conns = connections_;
     }
     for (auto& p : peers_now())
       p->close_gracefully();
+    for (auto& c : conns)
+      c->close_gracefully(make_error(errc::connection_closed, "the network layer stopped"));
   });
   {
     std::unique_lock guard{mtx_};
-    peers_cv_.wait_for(guard, cfg_.handshake_timeout, [this] { return peers_.empty(); });
+    peers_cv_.wait_for(guard, cfg_.handshake_timeout,
+                       [this] { return peers_.empty() && connections_.empty(); });
   }
   // What did not say goodbye in time is cut off.
   asio::post(io_, [this] {
     for (auto& p : peers_now())
       p->close(make_error(exit_reason::remote_link_unreachable, "this node stopped"));
+    std::vector<std::shared_ptr<connection_io>> conns;
+    {
+      std::lock_guard guard{mtx_};
+      conns = connections_;
+    }
+    for (auto& c : conns)
+      c->close(make_error(errc::connection_closed, "the network layer stopped"));
   });
   work_.reset();
   runner_->join();
@@ -696,6 +695,11 @@ std::vector<std::string> middleman_impl::activity() const {
                          + std::to_string(entry.hdl->id()));
     }
   }
+  {
+    std::lock_guard guard{mtx_};
+    for (auto& x : services_)
+      result.push_back("serving " + x->describe());
+  }
   // Each peer's lock apart from ours.
   for (auto& p : peers_now())
     if (auto n = p->awaited_responses(); n > 0)
@@ -720,6 +724,45 @@ void middleman_impl::add_peer(std::shared_ptr<peer> p) {
   }
   // Actors may run inline from now on: the standby I/O thread looks out.
   runner_->wake();
+}
+
+void middleman_impl::add_service(std::shared_ptr<service_state> s) {
+  std::lock_guard guard{mtx_};
+  services_.push_back(std::move(s));
+}
+
+void middleman_impl::remove_service(const service_state* s) {
+  std::shared_ptr<service_state> last;
+  std::lock_guard guard{mtx_};
+  auto i = std::find_if(services_.begin(), services_.end(), [s](auto& x) { return x.get() == s; });
+  if (i != services_.end()) {
+    // Released outside the lock: it may be the last reference.
+    last = std::move(*i);
+    services_.erase(i);
+  }
+}
+
+void middleman_impl::add_connection(std::shared_ptr<connection_io> c) {
+  {
+    std::lock_guard guard{mtx_};
+    connections_.push_back(std::move(c));
+  }
+  // Actors may run inline from now on: the standby I/O thread looks out.
+  runner_->wake();
+}
+
+void middleman_impl::remove_connection(const connection_io* c) {
+  std::shared_ptr<connection_io> last;
+  {
+    std::lock_guard guard{mtx_};
+    auto i = std::find_if(connections_.begin(), connections_.end(),
+                          [c](auto& x) { return x.get() == c; });
+    if (i == connections_.end())
+      return;
+    last = std::move(*i);
+    connections_.erase(i);
+  }
+  peers_cv_.notify_all();
 }
 
 void middleman_impl::remove_peer(const peer* p) {

@@ -31,6 +31,8 @@
 namespace troupe::net::detail {
 
 class peer;
+class service_state;
+class connection_io;
 
 class middleman_impl : public std::enable_shared_from_this<middleman_impl> {
 public:
@@ -140,6 +142,21 @@ public:
   /// Called by a peer as it closes (I/O thread).
   void remove_peer(const peer* p);
 
+  /// An error if the network layer has stopped; `what` names the call.
+  error check_running(std::string_view what) const;
+
+  // -- network services (service/) ------------------------------------------------
+
+  /// A server listens: it counts as activity, and stop() closes it. Any
+  /// thread.
+  void add_service(std::shared_ptr<service_state> s);
+  void remove_service(const service_state* s);
+
+  /// A service's connection opened or closed (I/O thread): stop() closes
+  /// those still open.
+  void add_connection(std::shared_ptr<connection_io> c);
+  void remove_connection(const connection_io* c);
+
 private:
   /// Called once on the I/O thread: with the connection to use (null when
   /// `host`:`port` is this node) and the node's hello, or with an error.
@@ -148,7 +165,6 @@ private:
   void start_connect(std::string host, uint16_t port, connected_fn fn);
   template <class T>
   expected<T> await(std::future<expected<T>>& fut, std::string_view what);
-  error check_running(std::string_view what) const;
   /// A proxy of `node`'s service actor.
   expected<strong_actor_ptr> service_of(const node_id& node, std::string_view what);
   /// `node`'s service actor's answer to (xs...).
@@ -196,7 +212,16 @@ private:
   // Guarded by mtx_.
   std::map<uint16_t, published_entry> published_;
   std::vector<std::shared_ptr<peer>> peers_;
+  std::vector<std::shared_ptr<service_state>> services_;
+  std::vector<std::shared_ptr<connection_io>> connections_;
   bool stopped_ = false;
+};
+
+/// The middleman's state, for the network services.
+struct middleman_access {
+  static std::shared_ptr<middleman_impl> impl(middleman& mm) {
+    return mm.impl_;
+  }
 };
 
 } // namespace troupe::net::detail

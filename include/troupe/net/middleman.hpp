@@ -46,6 +46,7 @@ namespace troupe::net {
 
 namespace detail {
 class middleman_impl;
+struct middleman_access;
 } // namespace detail
 
 class middleman final : public actor_system_module {
@@ -149,6 +150,8 @@ public:
   }
 
 private:
+  friend struct detail::middleman_access;
+
   template <class Handle>
   static strong_actor_ptr actor_cast_strong(const Handle& hdl) {
     auto* ctrl = troupe::detail::handle_ctrl(hdl);
