@@ -7,7 +7,7 @@ server=$1 client=$2
 dir=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
 
-"$server" --port=0 > "$dir/server.log" 2>&1 &
+"$server" --port=0 --troupe.shutdown.grace-period=500ms > "$dir/server.log" 2>&1 &
 server_pid=$!
 port=""
 for _ in $(seq 100); do

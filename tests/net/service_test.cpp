@@ -11,6 +11,8 @@
 #include "troupe/net/octet_stream.hpp"
 #include "troupe/scoped_actor.hpp"
 
+#include "test_certs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <boost/asio/connect.hpp>
@@ -470,27 +472,6 @@ namespace {
 
 fs::path cert_dir;
 
-bool run(const std::string& cmd) {
-  return std::system((cmd + " > /dev/null 2>&1").c_str()) == 0;
-}
-
-bool make_ca(const std::string& ca) {
-  return run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "
-             + (cert_dir / (ca + ".key")).string() + " -out " + (cert_dir / (ca + ".pem")).string()
-             + " -days 2 -subj /CN=" + ca);
-}
-
-bool make_cert(const std::string& ca, const std::string& name, const std::string& cn) {
-  auto key = (cert_dir / (name + ".key")).string();
-  auto csr = (cert_dir / (name + ".csr")).string();
-  auto pem = (cert_dir / (name + ".pem")).string();
-  return run("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout " + key
-             + " -out " + csr + " -subj /CN=" + cn)
-         && run("openssl x509 -req -in " + csr + " -CA " + (cert_dir / (ca + ".pem")).string()
-                + " -CAkey " + (cert_dir / (ca + ".key")).string() + " -CAcreateserial -out "
-                + pem + " -days 2");
-}
-
 std::string file(const std::string& name) {
   return (cert_dir / name).string();
 }
@@ -498,12 +479,14 @@ std::string file(const std::string& name) {
 class service_tls_test : public ::testing::Test {
 public:
   static void SetUpTestSuite() {
-    if (!run("openssl version"))
+    if (!test_certs::run("openssl version"))
       return;
     cert_dir = fs::temp_directory_path() / ("troupe-service-tls-" + std::to_string(::getpid()));
     fs::create_directories(cert_dir);
-    if (!make_ca("ca") || !make_cert("ca", "server", "localhost")
-        || !make_cert("ca", "client", "client") || !make_ca("rogue-ca"))
+    if (!test_certs::make_ca(cert_dir, "ca")
+        || !test_certs::make_cert(cert_dir, "ca", "server", "localhost")
+        || !test_certs::make_cert(cert_dir, "ca", "client")
+        || !test_certs::make_ca(cert_dir, "rogue-ca"))
       cert_dir.clear();
   }
 

@@ -8,6 +8,8 @@
 #include "troupe/net/middleman.hpp"
 #include "troupe/scoped_actor.hpp"
 
+#include "test_certs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -24,38 +26,16 @@ namespace {
 
 fs::path cert_dir;
 
-bool run(const std::string& cmd) {
-  return std::system((cmd + " > /dev/null 2>&1").c_str()) == 0;
-}
-
-/// A CA and a node certificate signed by it, under `dir`/`name`.{pem,key}.
-bool make_ca(const fs::path& dir, const std::string& ca) {
-  return run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
-             " -keyout " + (dir / (ca + ".key")).string() + " -out "
-             + (dir / (ca + ".pem")).string() + " -days 2 -subj /CN=" + ca);
-}
-
-bool make_node(const fs::path& dir, const std::string& ca, const std::string& node) {
-  auto key = (dir / (node + ".key")).string();
-  auto csr = (dir / (node + ".csr")).string();
-  auto pem = (dir / (node + ".pem")).string();
-  return run("openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "
-             + key + " -out " + csr + " -subj /CN=" + node)
-         && run("openssl x509 -req -in " + csr + " -CA " + (dir / (ca + ".pem")).string()
-                + " -CAkey " + (dir / (ca + ".key")).string() + " -CAcreateserial -out " + pem
-                + " -days 2");
-}
-
 class tls_test : public ::testing::Test {
 public:
   static void SetUpTestSuite() {
-    if (!run("openssl version"))
+    if (!test_certs::run("openssl version"))
       return;
     cert_dir = fs::temp_directory_path() / ("troupe-tls-" + std::to_string(::getpid()));
     fs::create_directories(cert_dir);
-    if (!make_ca(cert_dir, "ca") || !make_node(cert_dir, "ca", "alice")
-        || !make_node(cert_dir, "ca", "bob") || !make_ca(cert_dir, "rogue-ca")
-        || !make_node(cert_dir, "rogue-ca", "mallory"))
+    if (!test_certs::make_ca(cert_dir, "ca") || !test_certs::make_cert(cert_dir, "ca", "alice")
+        || !test_certs::make_cert(cert_dir, "ca", "bob") || !test_certs::make_ca(cert_dir, "rogue-ca")
+        || !test_certs::make_cert(cert_dir, "rogue-ca", "mallory"))
       cert_dir.clear();
   }
 
