@@ -11,7 +11,7 @@ test_packages=(
   cmake ninja-build g++ pkg-config
   libgtest-dev libgmock-dev librapidcheck-dev
   libfmt-dev libtomlplusplus-dev libhwloc-dev libsimdjson-dev
-  libmimalloc-dev libboost-dev libssl-dev openssl
+  libmimalloc-dev libboost-dev libssl-dev openssl curl
   clang-14 libclang-rt-14-dev
 )
 bench_packages=(

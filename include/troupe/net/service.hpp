@@ -218,6 +218,11 @@ public:
     return start_server(*this->sys_, this->opts_, protocol_, this->make_handler_factory(std::move(fn)));
   }
 
+  /// Listens, for a protocol that needs no handler (HTTP: its routes).
+  expected<server> start() {
+    return start_server(*this->sys_, this->opts_, protocol_, nullptr);
+  }
+
 private:
   protocol_factory protocol_;
 };

@@ -71,7 +71,7 @@ void connection::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
     return;
   }
   bool full = false;
-  if (auto err = io_->send(msg, full)) {
+  if (auto err = io_->send(*elem, full)) {
     if (err != errc::connection_closed)
       TROUPE_LOG_WARNING("net", "not written to {}: {}", io_->peer_name(), to_string(err));
     bounce(std::move(elem), err, system(), ctx);
@@ -245,7 +245,7 @@ void connection_io::on_read(size_t n) {
       return;
     }
   }
-  auto took = proto_->consume({rd_buf_.data() + rd_begin_, rd_end_ - rd_begin_}, inbox_);
+  auto took = proto_->consume({rd_buf_.data() + rd_begin_, rd_end_ - rd_begin_}, self_, inbox_);
   if (!took) {
     inbox_.clear();
     fail("it sent bad input (" + std::string{proto_->name()} + "): " + took.error().context());
@@ -260,7 +260,7 @@ void connection_io::on_read(size_t n) {
   }
   if (!deliver())
     return;
-  if (handler_->get()->mailbox_full()) [[unlikely]] {
+  if (must_pause()) [[unlikely]] {
     pause_reading();
     mm_->dispatch();
     return;
@@ -279,14 +279,23 @@ bool connection_io::deliver() {
   // connection would wait.
   troupe::detail::no_push_wait over_the_bound;
   auto* unit = mm_->config().inline_receivers ? &mm_->unit() : nullptr;
-  auto* target = handler_->get();
-  for (auto& msg : inbox_) {
+  for (auto& x : inbox_) {
+    auto& dest = x.dest ? x.dest : handler_;
+    if (!dest)
+      continue;
     // The end of the stream is a system message in the normal queue.
-    auto mid = msg.match_elements<exit_msg>() ? message_id::make_system() : message_id{};
-    target->enqueue(make_mailbox_element(self_, mid, std::move(msg)), unit);
+    dest->get()->enqueue(make_mailbox_element(self_, x.mid, std::move(x.msg)),
+                         dest == self_ ? nullptr : unit);
   }
   inbox_.clear();
   return !closed_io_;
+}
+
+bool connection_io::must_pause() {
+  if (handler_)
+    return handler_->get()->mailbox_full();
+  std::lock_guard guard{out_mtx_};
+  return proto_->backlog() >= opts_.max_pending_messages;
 }
 
 void connection_io::pause_reading() {
@@ -296,7 +305,14 @@ void connection_io::pause_reading() {
   pause_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
     if (ec || self->closed_io_)
       return;
-    if (!self->handler_->get()->mailbox_drained()) {
+    bool drained = false;
+    if (self->handler_) {
+      drained = self->handler_->get()->mailbox_drained();
+    } else {
+      std::lock_guard guard{self->out_mtx_};
+      drained = self->proto_->backlog() < std::max<size_t>(self->opts_.max_pending_messages / 2, 1);
+    }
+    if (!drained) {
       self->pause_reading();
       return;
     }
@@ -311,9 +327,22 @@ void connection_io::on_eof() {
     std::lock_guard guard{out_mtx_};
     closing = closing_;
   }
-  if (closing || !handler_) {
-    close(closed_error(closing ? close_reason_.context() : "the peer closed the connection"));
+  if (closing) {
+    close(close_reason_);
     mm_->dispatch();
+    return;
+  }
+  if (!handler_) {
+    // Answers still owed go out first (a client may half-close after its
+    // last request).
+    std::unique_lock guard{out_mtx_};
+    eof_ = true;
+    if (proto_->backlog() > 0) {
+      peer_done_ = true;
+      return;
+    }
+    guard.unlock();
+    close(closed_error("the peer closed the connection"));
     return;
   }
   if (auto err = proto_->finish({rd_buf_.data() + rd_begin_, rd_end_ - rd_begin_}, inbox_)) {
@@ -325,8 +354,9 @@ void connection_io::on_eof() {
   // The peer sent all it will; it may still read. The handler hears of it
   // after what was read before (the exit_msg of a link would overtake
   // that), and the connection writes on until the handler ends.
-  inbox_.push_back(make_message(
-    exit_msg{self_->get()->address(), closed_error("the peer closed the connection")}));
+  inbox_.push_back({nullptr, message_id::make_system(),
+                    make_message(exit_msg{self_->get()->address(),
+                                          closed_error("the peer closed the connection")})});
   deliver();
   mm_->dispatch();
 }
@@ -491,7 +521,7 @@ void connection_io::finish_graceful_locked() {
 
 // -- connection_io: any thread ----------------------------------------------------
 
-error connection_io::send(const message& msg, bool& full) {
+error connection_io::send(const mailbox_element& elem, bool& full) {
   {
     std::lock_guard guard{out_mtx_};
     if (closed_)
@@ -510,11 +540,18 @@ error connection_io::send(const message& msg, bool& full) {
       return close_reason_;
     }
     auto before = out_.size();
-    if (auto err = proto_->encode(msg, out_)) {
+    bool close_after = false;
+    if (auto err = proto_->encode(elem, out_, close_after)) {
       out_.resize(before);
       return err;
     }
     full = pending_locked() >= opts_.send_buffer;
+    if (close_after)
+      close_gracefully_locked(closed_error("the protocol closed it"));
+    else if (peer_done_ && proto_->backlog() == 0)
+      close_gracefully_locked(closed_error("the peer closed the connection"));
+    if (closing_)
+      return {};
   }
   schedule_flush();
   return {};
@@ -522,6 +559,10 @@ error connection_io::send(const message& msg, bool& full) {
 
 void connection_io::close_gracefully(error reason) {
   std::lock_guard guard{out_mtx_};
+  close_gracefully_locked(std::move(reason));
+}
+
+void connection_io::close_gracefully_locked(error reason) {
   if (closed_ || closing_)
     return;
   closing_ = true;

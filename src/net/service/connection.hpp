@@ -116,7 +116,7 @@ public:
   /// Encodes `msg` for the peer and writes it once the running actor
   /// yields (or at once outside a resume); `full` says the buffer reached
   /// send_buffer. An error says why it was not written.
-  error send(const message& msg, bool& full);
+  error send(const mailbox_element& elem, bool& full);
 
   /// Writes what the connection holds, then closes: the peer reads it all.
   void close_gracefully(error reason);
@@ -162,6 +162,11 @@ private:
   /// Shuts the sending side once everything is out (I/O thread, out_mtx_
   /// held by the caller).
   void finish_graceful_locked();
+  /// close_gracefully() with out_mtx_ held.
+  void close_gracefully_locked(error reason);
+  /// Whether reading must wait: the handler's mailbox is full, or (no
+  /// handler) max_pending_messages are unanswered.
+  bool must_pause();
   /// Drops the connection for `why`, with a log line.
   void fail(std::string why);
 
@@ -185,7 +190,7 @@ private:
   byte_buffer rd_buf_;
   size_t rd_begin_ = 0;
   size_t rd_end_ = 0;
-  std::vector<message> inbox_;
+  std::vector<delivery> inbox_;
   bool closed_io_ = false;
   bool eof_ = false;
   bool write_timer_armed_ = false;
@@ -201,6 +206,9 @@ private:
   bool writable_ = true;
   /// close_gracefully() was called: nothing more is accepted.
   bool closing_ = false;
+  /// The peer closed its side; without a handler, the connection closes
+  /// once the protocol's backlog is answered.
+  bool peer_done_ = false;
   error close_reason_;
   std::vector<strong_actor_ptr> muted_;
   /// Written by the I/O thread while io_writing_, from io_offset_ on.

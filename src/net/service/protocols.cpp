@@ -31,13 +31,14 @@ public:
   lp_protocol(lp::size_field field, size_t max_message_size)
     : decoder_{field, max_message_size} {}
 
-  expected<size_t> consume(std::span<const std::byte> data, std::vector<message>& out) override {
+  expected<size_t> consume(std::span<const std::byte> data, const strong_actor_ptr&,
+                           std::vector<delivery>& out) override {
     return decoder_.decode(data, [&out](std::span<const std::byte> frame) {
-      out.push_back(make_message(byte_buffer{frame.begin(), frame.end()}));
+      out.push_back({nullptr, message_id{}, make_message(byte_buffer{frame.begin(), frame.end()})});
     });
   }
 
-  error finish(std::span<const std::byte> rest, std::vector<message>&) override {
+  error finish(std::span<const std::byte> rest, std::vector<delivery>&) override {
     if (rest.empty())
       return {};
     return make_error(errc::truncated_input, "the connection ended inside a frame ("
@@ -45,8 +46,8 @@ public:
                                                + " bytes of it arrived)");
   }
 
-  error encode(const message& msg, byte_buffer& out) override {
-    auto bytes = payload_bytes(msg, name());
+  error encode(const mailbox_element& elem, byte_buffer& out, bool&) override {
+    auto bytes = payload_bytes(elem.payload, name());
     if (!bytes)
       return bytes.error();
     return lp_encode(decoder_.field, decoder_.max_message_size, *bytes, out);
@@ -69,9 +70,10 @@ public:
   octet_protocol(bool lines, size_t max_message_size)
     : lines_(lines), max_(max_message_size) {}
 
-  expected<size_t> consume(std::span<const std::byte> data, std::vector<message>& out) override {
+  expected<size_t> consume(std::span<const std::byte> data, const strong_actor_ptr&,
+                           std::vector<delivery>& out) override {
     if (!lines_) {
-      out.push_back(make_message(byte_buffer{data.begin(), data.end()}));
+      out.push_back({nullptr, message_id{}, make_message(byte_buffer{data.begin(), data.end()})});
       return data.size();
     }
     size_t pos = 0;
@@ -91,19 +93,19 @@ public:
     }
   }
 
-  error finish(std::span<const std::byte> rest, std::vector<message>& out) override {
+  error finish(std::span<const std::byte> rest, std::vector<delivery>& out) override {
     // A last line without its "\n" is still a line.
     if (lines_ && !rest.empty())
       push_line(rest, out);
     return {};
   }
 
-  error encode(const message& msg, byte_buffer& out) override {
-    auto bytes = payload_bytes(msg, name());
+  error encode(const mailbox_element& elem, byte_buffer& out, bool&) override {
+    auto bytes = payload_bytes(elem.payload, name());
     if (!bytes)
       return bytes.error();
     out.insert(out.end(), bytes->begin(), bytes->end());
-    if (lines_ && msg.match_elements<std::string>())
+    if (lines_ && elem.payload.match_elements<std::string>())
       out.push_back(std::byte{'\n'});
     return {};
   }
@@ -118,10 +120,11 @@ public:
   }
 
 private:
-  static void push_line(std::span<const std::byte> line, std::vector<message>& out) {
+  static void push_line(std::span<const std::byte> line, std::vector<delivery>& out) {
     if (!line.empty() && line.back() == std::byte{'\r'})
       line = line.first(line.size() - 1);
-    out.push_back(make_message(std::string{reinterpret_cast<const char*>(line.data()), line.size()}));
+    out.push_back({nullptr, message_id{},
+                   make_message(std::string{reinterpret_cast<const char*>(line.data()), line.size()})});
   }
 
   error too_long(size_t n) const {

@@ -5,6 +5,7 @@
 #include "connection.hpp"
 
 #include "troupe/defaults.hpp"
+#include "troupe/event_based_actor.hpp"
 #include "troupe/logger.hpp"
 #include "troupe/net/middleman.hpp"
 
@@ -41,6 +42,18 @@ bool server::disposed() const noexcept {
 namespace detail {
 
 // -- service_state ----------------------------------------------------------------
+
+namespace {
+
+/// Links a connection and its handler, either of which may have ended
+/// already: link_to does nothing on an actor that ended, so each side
+/// links to the other, and the one still alive hears of the other's end.
+void link_both(abstract_actor* conn, abstract_actor* handler) {
+  conn->link_to(handler);
+  handler->link_to(conn);
+}
+
+} // namespace
 
 service_state::service_state(std::shared_ptr<middleman_impl> mm, service_options opts,
                              protocol_factory protocol, handler_factory handler,
@@ -108,13 +121,17 @@ void service_state::on_accept(tcp::socket socket) {
   io->start([self = shared_from_this(), io](strong_actor_ptr conn, const error& err) {
     if (err)
       return;
+    if (!self->handler_) {
+      io->run(nullptr);
+      return;
+    }
     auto handler = self->handler_(actor{conn});
     auto* hdl = troupe::detail::handle_ctrl(handler);
     if (hdl == nullptr) {
       io->close(make_error(errc::runtime_error, "the handler did not start"));
       return;
     }
-    hdl->get()->link_to(conn->get());
+    link_both(conn->get(), hdl->get());
     io->run(strong_actor_ptr{hdl});
   });
 }
@@ -124,9 +141,25 @@ void service_state::on_closed() {
   start_accept();
 }
 
+void service_state::spawn_keeper(actor_system& sys) {
+  // Its behavior holds this guard: when the actor ends, for whatever
+  // reason, the guard goes and disposes the server.
+  struct guard {
+    std::weak_ptr<service_state> state;
+    ~guard() {
+      if (auto x = state.lock())
+        x->dispose();
+    }
+  };
+  auto g = std::make_shared<guard>();
+  g->state = weak_from_this();
+  keeper_ = sys.spawn([g](event_based_actor*) -> behavior { return {[g](close_atom) {}}; });
+}
+
 void service_state::dispose() {
   if (disposed_.exchange(true, std::memory_order_acq_rel))
     return;
+  anon_send_exit(keeper_, exit_reason::user_shutdown);
   asio::post(mm_->io(), [self = shared_from_this()] {
     boost::system::error_code ec;
     self->acceptor_.close(ec);
@@ -196,6 +229,10 @@ expected<server> start_server(actor_system& sys, service_options opts, protocol_
     return err;
   if (auto err = mm->check_running("accept()"))
     return err;
+  if (protocol(opts)->needs_handler() != static_cast<bool>(handler))
+    return make_error(errc::invalid_argument,
+                      handler ? "accept(): this protocol takes no handler: start()"
+                              : "accept(): this protocol needs a handler: start(fn)");
   auto tls = make_context(opts, true);
   if (!tls)
     return tls.error();
@@ -207,6 +244,7 @@ expected<server> start_server(actor_system& sys, service_options opts, protocol_
   if (!port)
     return port.error();
   mm->add_service(state);
+  state->spawn_keeper(sys);
   asio::post(mm->io(), [state] { state->start_accept(); });
   TROUPE_LOG_INFO("net", "serving {}", state->describe());
   return server{state};
@@ -277,7 +315,7 @@ expected<actor> start_client(actor_system& sys, service_options opts, protocol_f
               fail("the handler did not start");
               return;
             }
-            ctrl->get()->link_to(conn->get());
+            link_both(conn->get(), ctrl->get());
             io->run(strong_actor_ptr{ctrl});
             done->set_value(std::move(hdl));
           });

@@ -37,6 +37,11 @@ public:
   /// Closes the listening socket. Any thread.
   void dispose();
 
+  /// Spawns the actor that stands for the server while it listens: the
+  /// system runs while it lives, as while any actor does, and a shutdown
+  /// that stops it disposes the server.
+  void spawn_keeper(actor_system& sys);
+
   uint16_t port() const noexcept {
     return port_;
   }
@@ -70,6 +75,7 @@ private:
   tcp::acceptor acceptor_;
   bool accepting_ = false;
 
+  actor keeper_;
   uint16_t port_ = 0;
   std::atomic<size_t> connections_{0};
   std::atomic<bool> disposed_{false};
