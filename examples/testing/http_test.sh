@@ -3,9 +3,9 @@
 # a body over the limit (413), a header over the limit (431), bytes that are no
 # HTTP (400, and the server serves on), and HTTPS with a test CA. Every wait
 # and every curl call is bounded.
-#   http_test.sh <http_rest> <http_time_server>
+#   http_test.sh <http_rest> <http_time_server> <http_client>
 set -euo pipefail
-rest=$1 time_server=$2
+rest=$1 time_server=$2 client=$3
 command -v curl >/dev/null || { echo "curl is missing (make test installs it)"; exit 1; }
 dir=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
@@ -41,6 +41,17 @@ c -D - -o /dev/null -X PUT --data-binary 'x' "$base/api/greeting" | grep -qi '^A
 [[ $(code -X DELETE "$base/api/greeting") == 204 ]] || fail "DELETE is not 204"
 [[ $(code -X DELETE "$base/api/greeting") == 404 ]] || fail "a second DELETE is not 404"
 
+# Troupe's own client against the server.
+timeout 20 "$client" --host=127.0.0.1 --port="$port" --method=post --path=/api/k --payload=v1 \
+  > "$dir/client.log" 2>&1 || { cat "$dir/client.log"; fail "the client's POST failed"; }
+timeout 20 "$client" --host=127.0.0.1 --port="$port" --path=/api/k > "$dir/client.log" 2>&1 \
+  || { cat "$dir/client.log"; fail "the client's GET failed"; }
+grep -qx "Payload: v1" "$dir/client.log" || { cat "$dir/client.log"; fail "the client got no value"; }
+if timeout 20 "$client" --host=127.0.0.1 --port="$port" --path=/nowhere > "$dir/client.log" 2>&1; then
+  fail "the client's 404 exited with 0"
+fi
+grep -q "HTTP 404" "$dir/client.log" || { cat "$dir/client.log"; fail "the client saw no 404"; }
+
 # Keep-alive: three requests, one connection.
 connects=$(c -o /dev/null -o /dev/null -o /dev/null -w '%{num_connects}\n' \
              "$base/status" "$base/status" "$base/status" | paste -sd' ')
@@ -71,6 +82,8 @@ now=$(c "${pin[@]}" --cacert "$dir/ca.pem" "https://localhost:$port/")
 [[ "$now" == 20* ]] || fail "HTTPS did not give the time (got: $now)"
 [[ $(code "${pin[@]}" --cacert "$dir/ca.pem" "https://localhost:$port/nowhere") == 404 ]] \
   || fail "HTTPS 404"
+timeout 20 "$client" --host=localhost --port="$port" --tls.ca="$dir/ca.pem" > "$dir/client.log" 2>&1 \
+  || { cat "$dir/client.log"; fail "the client over HTTPS failed"; }
 # Without the CA, curl refuses the server's certificate.
 if c "${pin[@]}" -o /dev/null "https://localhost:$port/" 2> /dev/null; then
   fail "curl trusted an unknown CA"

@@ -9,6 +9,7 @@
 #include "troupe/net/http.hpp"
 #include "troupe/net/middleman.hpp"
 #include "troupe/response_promise.hpp"
+#include "troupe/scoped_actor.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,10 @@
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <future>
 #include <string>
+#include <thread>
+#include <vector>
 
 using namespace std::chrono_literals;
 using namespace troupe;
@@ -148,4 +152,77 @@ TEST(route_pattern, matches_literals_and_parameters) {
   ASSERT_TRUE(root);
   EXPECT_TRUE(root->match("/", params));
   EXPECT_FALSE(root->match("/x", params));
+}
+
+TEST(http_client, answers_pipelined_requests_each_to_its_requester) {
+  node n;
+  // /slow/<n> answers once /release came: requests pile up on the one
+  // connection of the client.
+  auto holder = n.sys->spawn([](event_based_actor* self) -> behavior {
+    auto held = std::make_shared<std::vector<std::pair<response_promise, std::string>>>();
+    return {[self, held](const http::request& req) -> result<http::response> {
+      if (req.path == "/release") {
+        for (auto& [p, text] : *held)
+          p.deliver(http::response::text(text));
+        held->clear();
+        return http::response::text("released");
+      }
+      held->emplace_back(self->make_response_promise(), std::string{req.param("n")});
+      return held->back().first;
+    }};
+  });
+  auto srv = http::with(*n.sys)
+               .accept(0)
+               .route("/slow/<n>", http::method::get, holder)
+               .route("/release", http::method::get, holder)
+               .start();
+  ASSERT_TRUE(srv);
+  auto client = http::with(*n.sys).connect("127.0.0.1", srv->port()).start();
+  ASSERT_TRUE(client) << to_string(client.error());
+  auto got = std::make_shared<std::promise<std::vector<std::string>>>();
+  auto fut = got->get_future();
+  n.sys->spawn([client = *client, got](event_based_actor* self) {
+    auto bodies = std::make_shared<std::vector<std::string>>();
+    auto one = [bodies, got](std::string body) {
+      bodies->push_back(std::move(body));
+      if (bodies->size() == 4)
+        got->set_value(*bodies);
+    };
+    for (auto path : {"/slow/a", "/slow/b", "/slow/c", "/release"}) {
+      http::request req;
+      req.path = path;
+      self->mail(req).request(client, 10s).then(
+        [one](const http::response& res) { one(res.body); },
+        [one](const error& err) { one("error: " + to_string(err)); });
+    }
+  });
+  ASSERT_EQ(fut.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(fut.get(), (std::vector<std::string>{"a", "b", "c", "released"}));
+  anon_send_exit(holder, exit_reason::user_shutdown);
+}
+
+TEST(http_client, a_server_that_closes_fails_the_waiting_request) {
+  node n;
+  // A server that reads the request and closes without an answer.
+  boost::asio::io_context io;
+  tcp::acceptor acceptor{io, {boost::asio::ip::make_address("127.0.0.1"), 0}};
+  std::thread server{[&] {
+    auto socket = acceptor.accept();
+    char buf[1024];
+    boost::system::error_code ec;
+    socket.read_some(boost::asio::buffer(buf), ec);
+    socket.close();
+  }};
+  auto client = http::with(*n.sys).connect("127.0.0.1", acceptor.local_endpoint().port()).start();
+  ASSERT_TRUE(client) << to_string(client.error());
+  scoped_actor self{*n.sys};
+  http::request req;
+  req.path = "/";
+  self->mail(req).request(*client, 10s).receive(
+    [](const http::response&) { FAIL() << "an answer from a server that gave none"; },
+    [](const error& err) { EXPECT_EQ(err, errc::connection_closed) << to_string(err); });
+  server.join();
+  // Not a request, or not an http::request: refused.
+  self->mail(42).request(*client, 10s).receive([](const http::response&) { FAIL(); },
+                                                [](const error&) {});
 }

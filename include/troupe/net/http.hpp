@@ -20,6 +20,14 @@
 // over max_message_size gets 413, a header over max_header_size 431, bytes
 // that are no HTTP 400: then the connection closes and the server serves
 // the others.
+//
+// A client is a connection that takes an http::request as a request and
+// answers with the server's http::response (or the error that ended the
+// connection); requests of several actors may be in flight on it at once:
+//
+//   auto client = net::http::with(sys).connect("localhost", 8080).start();
+//   self->mail(http::request{.path = "/time"}).request(*client, 5s)
+//     .then([](const http::response& res) { ... });
 
 #include "troupe/net/detail/route.hpp"
 #include "troupe/net/service.hpp"
@@ -86,13 +94,13 @@ using fields = std::vector<std::pair<std::string, std::string>>;
 struct request {
   http::method method = http::method::get;
   /// The path of the target, without its query ("/api/users/7").
-  std::string path;
+  std::string path{};
   /// What follows "?" in the target, if anything.
-  std::string query;
-  fields headers;
-  std::string body;
+  std::string query{};
+  fields headers{};
+  std::string body{};
   /// The route's parameters and their values, in the route's order.
-  fields params;
+  fields params{};
 
   /// The value of header `name` (any case), or "" if absent.
   std::string_view header(std::string_view name) const noexcept;
@@ -103,8 +111,8 @@ struct request {
 
 struct response {
   http::status code = http::status::ok;
-  fields headers;
-  std::string body;
+  fields headers{};
+  std::string body{};
 
   response() = default;
 

@@ -242,6 +242,12 @@ public:
     return start_client(*this->sys_, this->opts_, protocol_, this->make_handler_factory(std::move(fn)));
   }
 
+  /// Connects, for a protocol that needs no handler (an HTTP client);
+  /// returns the connection.
+  expected<actor> start() {
+    return start_client(*this->sys_, this->opts_, protocol_, nullptr);
+  }
+
 private:
   protocol_factory protocol_;
 };

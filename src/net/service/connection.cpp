@@ -77,7 +77,7 @@ void connection::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
     bounce(std::move(elem), err, system(), ctx);
     return;
   }
-  if (elem->mid.is_request() && elem->sender)
+  if (elem->mid.is_request() && elem->sender && !io_->answers_requests())
     elem->sender->get()->enqueue(make_mailbox_element(strong_actor_ptr{ctrl()},
                                                       elem->mid.response_id(), make_message()),
                                  ctx);
@@ -387,6 +387,13 @@ void connection_io::close(const error& reason) {
   idle_timer_.cancel();
   pause_timer_.cancel();
   TROUPE_LOG_DEBUG("net", "connection with {} closed: {}", peer_name_, to_string(reason));
+  // Whoever still waits for an answer gets the reason instead.
+  inbox_.clear();
+  proto_->on_close(close_reason_, inbox_);
+  for (auto& x : inbox_)
+    if (x.dest)
+      x.dest->get()->enqueue(make_mailbox_element(nullptr, x.mid, std::move(x.msg)), nullptr);
+  inbox_.clear();
   // The actor ends: its handler (linked) and its monitors hear why.
   if (auto self = std::move(self_))
     static_cast<connection*>(self->get())->kill(close_reason_);

@@ -127,6 +127,11 @@ public:
   /// Bytes the kernel has not taken yet.
   size_t buffered() const;
 
+  /// See protocol::answers_requests.
+  bool answers_requests() const noexcept {
+    return proto_->answers_requests();
+  }
+
   size_t send_buffer() const noexcept {
     return opts_.send_buffer;
   }

@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <deque>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 
@@ -71,6 +73,45 @@ std::string_view request::param(std::string_view name) const noexcept {
 }
 
 namespace {
+
+/// The bytes Beast writes for `msg`.
+template <bool IsRequest>
+byte_buffer serialize_message(beast::http::message<IsRequest, beast::http::string_body>& msg) {
+  byte_buffer result;
+  beast::http::serializer<IsRequest, beast::http::string_body> sr{msg};
+  beast::error_code ec;
+  while (!sr.is_done() && !ec) {
+    sr.next(ec, [&](beast::error_code&, const auto& buffers) {
+      size_t n = 0;
+      for (auto buf : beast::buffers_range_ref(buffers)) {
+        auto* p = static_cast<const std::byte*>(buf.data());
+        result.insert(result.end(), p, p + buf.size());
+        n += buf.size();
+      }
+      sr.consume(n);
+    });
+  }
+  return result;
+}
+
+beast::http::verb to_beast(method m) noexcept {
+  switch (m) {
+    case method::get:
+      return beast::http::verb::get;
+    case method::head:
+      return beast::http::verb::head;
+    case method::post:
+      return beast::http::verb::post;
+    case method::put:
+      return beast::http::verb::put;
+    case method::del:
+      return beast::http::verb::delete_;
+    case method::patch:
+      return beast::http::verb::patch;
+    default:
+      return beast::http::verb::options;
+  }
+}
 
 response plain(status code, std::string body) {
   return {code, "text/plain; charset=utf-8", std::move(body)};
@@ -265,21 +306,7 @@ private:
     msg.body() = resp.body;
     msg.keep_alive(!last);
     msg.prepare_payload();
-    byte_buffer result;
-    beast::http::serializer<false, beast::http::string_body> sr{msg};
-    beast::error_code ec;
-    while (!sr.is_done() && !ec) {
-      sr.next(ec, [&](beast::error_code&, const auto& buffers) {
-        size_t n = 0;
-        for (auto buf : beast::buffers_range_ref(buffers)) {
-          auto* p = static_cast<const std::byte*>(buf.data());
-          result.insert(result.end(), p, p + buf.size());
-          n += buf.size();
-        }
-        sr.consume(n);
-      });
-    }
-    return result;
+    return serialize_message(msg);
   }
 
   std::shared_ptr<const std::vector<detail::route_entry>> routes_;
@@ -297,6 +324,132 @@ private:
   // Under the connection's lock.
   uint64_t next_out_ = 0;
   std::map<uint64_t, byte_buffer> waiting_;
+};
+
+
+/// The client side: each http::request sent to the connection as a
+/// request is written; each response read answers the oldest request
+/// still waiting (HTTP/1.1 answers in order).
+class http_client_protocol final : public net::detail::protocol {
+public:
+  using parser_type = beast::http::response_parser<beast::http::string_body>;
+
+  http_client_protocol(std::string host, size_t max_body, size_t max_header)
+    : host_(std::move(host)), max_body_(max_body), max_header_(max_header) {}
+
+  expected<size_t> consume(std::span<const std::byte> data, const strong_actor_ptr&,
+                           std::vector<net::detail::delivery>& out) override {
+    size_t pos = 0;
+    while (pos < data.size()) {
+      std::unique_lock guard{mtx_};
+      if (waiting_.empty())
+        return make_error(errc::malformed_input, "the server sent a response nobody asked for");
+      auto head = waiting_.front().head;
+      guard.unlock();
+      if (!parser_) {
+        parser_.emplace();
+        parser_->body_limit(max_body_);
+        parser_->header_limit(static_cast<uint32_t>(std::min<size_t>(max_header_, UINT32_MAX)));
+        parser_->eager(true);
+        // A response to HEAD has a length but no body.
+        parser_->skip(head);
+      }
+      beast::error_code ec;
+      pos += parser_->put(boost::asio::buffer(data.data() + pos, data.size() - pos), ec);
+      if (ec == beast::http::error::need_more)
+        break;
+      if (ec)
+        return make_error(errc::malformed_input, "a bad response: " + ec.message());
+      if (!parser_->is_done())
+        continue;
+      auto msg = parser_->release();
+      parser_.reset();
+      response resp;
+      resp.code = static_cast<status>(msg.result_int());
+      for (auto& field : msg)
+        resp.headers.emplace_back(std::string{field.name_string()}, std::string{field.value()});
+      resp.body = std::move(msg.body());
+      guard.lock();
+      auto next = std::move(waiting_.front());
+      waiting_.pop_front();
+      guard.unlock();
+      out.push_back({std::move(next.requester), next.mid.response_id(),
+                     make_message(std::move(resp))});
+    }
+    return pos;
+  }
+
+  error finish(std::span<const std::byte>, std::vector<net::detail::delivery>&) override {
+    // Requests still waiting hear of it in on_close().
+    return {};
+  }
+
+  error encode(const mailbox_element& elem, byte_buffer& out, bool&) override {
+    if (!elem.mid.is_request() || !elem.sender || !elem.payload.match_elements<request>())
+      return make_error(errc::unexpected_message,
+                        "an HTTP client connection takes an http::request as a request, not "
+                          + to_string(elem.payload));
+    auto& req = elem.payload.get_as<request>(0);
+    auto target = req.path.empty() ? std::string{"/"} : req.path;
+    if (!req.query.empty())
+      target += "?" + req.query;
+    beast::http::request<beast::http::string_body> msg{to_beast(req.method), target, 11};
+    bool has_host = false;
+    for (auto& [key, value] : req.headers) {
+      msg.insert(key, value);
+      has_host = has_host || iequals(key, "Host");
+    }
+    if (!has_host)
+      msg.set(beast::http::field::host, host_);
+    msg.body() = req.body;
+    msg.prepare_payload();
+    auto bytes = serialize_message(msg);
+    out.insert(out.end(), bytes.begin(), bytes.end());
+    std::lock_guard guard{mtx_};
+    waiting_.push_back({elem.sender, elem.mid, req.method == method::head});
+    return {};
+  }
+
+  bool needs_handler() const noexcept override {
+    return false;
+  }
+
+  bool answers_requests() const noexcept override {
+    return true;
+  }
+
+  void on_close(const error& reason, std::vector<net::detail::delivery>& out) override {
+    std::lock_guard guard{mtx_};
+    for (auto& x : waiting_)
+      out.push_back({std::move(x.requester), x.mid.response_id(), make_message(reason)});
+    waiting_.clear();
+  }
+
+  size_t max_unit_size() const noexcept override {
+    return max_header_ + max_body_;
+  }
+
+  std::string_view name() const noexcept override {
+    return "HTTP client";
+  }
+
+private:
+  struct waiter {
+    strong_actor_ptr requester;
+    message_id mid;
+    bool head;
+  };
+
+  std::string host_;
+  size_t max_body_;
+  size_t max_header_;
+
+  // The I/O thread.
+  std::optional<parser_type> parser_;
+
+  // Requests written and not answered yet, oldest first.
+  std::mutex mtx_;
+  std::deque<waiter> waiting_;
 };
 
 } // namespace
@@ -332,6 +485,8 @@ net::detail::protocol_factory builder::make_protocol() const {
   auto max_header = max_header_size_;
   return [routes, max_header](const service_options& opts)
            -> std::unique_ptr<net::detail::protocol> {
+    if (!opts.host.empty())
+      return std::make_unique<http_client_protocol>(opts.host, opts.max_message_size, max_header);
     return std::make_unique<http_protocol>(routes, opts.max_message_size, max_header);
   };
 }

@@ -53,6 +53,20 @@ public:
     return true;
   }
 
+  /// Whether the protocol answers the requests sent to the connection
+  /// itself (an HTTP client); else the connection answers each request it
+  /// wrote with an empty message.
+  virtual bool answers_requests() const noexcept {
+    return false;
+  }
+
+  /// The I/O thread: the connection ended with `reason`; appends what
+  /// still waits for an answer, answered with it.
+  virtual void on_close(const error& reason, std::vector<delivery>& out) {
+    (void) reason;
+    (void) out;
+  }
+
   /// Under the connection's lock: what came in and is not answered yet;
   /// reading pauses at max_pending_messages (protocols without a handler).
   virtual size_t backlog() const noexcept {

@@ -258,6 +258,10 @@ expected<actor> start_client(actor_system& sys, service_options opts, protocol_f
     return err;
   if (auto err = mm->check_running(what))
     return err;
+  if (protocol(opts)->needs_handler() != static_cast<bool>(handler))
+    return make_error(errc::invalid_argument,
+                      handler ? what + ": this protocol takes no handler: start()"
+                              : what + ": this protocol needs a handler: start(fn)");
   auto tls = make_context(opts, false);
   if (!tls)
     return tls.error();
@@ -306,6 +310,11 @@ expected<actor> start_client(actor_system& sys, service_options opts, protocol_f
             timer->cancel();
             if (err) {
               fail(err.context());
+              return;
+            }
+            if (!handler) {
+              io->run(nullptr);
+              done->set_value(actor{conn});
               return;
             }
             auto hdl = handler(actor{conn});
