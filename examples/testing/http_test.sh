@@ -38,6 +38,9 @@ c -D - -o /dev/null -X PUT --data-binary 'x' "$base/api/greeting" | grep -qi '^A
   || fail "405 without Allow"
 [[ $(code "$base/nowhere") == 404 ]] || fail "an unknown path is not 404"
 [[ $(code "$base/status") == 204 ]] || fail "/status is not 204"
+# HEAD: a GET's headers, no body, and the connection stays in step.
+head_out=$(c -sS -I "$base/nowhere" "$base/status" -w '%{http_code}\n')
+grep -q "^404" <<< "$head_out" && grep -q "^204" <<< "$head_out" || fail "HEAD: $head_out"
 [[ $(code -X DELETE "$base/api/greeting") == 204 ]] || fail "DELETE is not 204"
 [[ $(code -X DELETE "$base/api/greeting") == 404 ]] || fail "a second DELETE is not 404"
 

@@ -349,6 +349,56 @@ TEST_P(service_test, a_peer_that_stops_reading_is_dropped_after_the_write_timeou
   EXPECT_NE(reason.context().find("write_timeout"), std::string::npos) << reason.context();
 }
 
+TEST_P(service_test, when_full_disconnect_drops_a_slow_peer_instead_of_muting_the_writer) {
+  auto reasons = std::make_shared<std::promise<error>>();
+  auto fut = reasons->get_future();
+  auto ticks = std::make_shared<std::atomic<int>>(0);
+  auto srv = net::lp::with(server_sys())
+               .when_full(net::when_full::disconnect)
+               .write_timeout(0ms)
+               .send_buffer(64 * 1024)
+               .accept(0)
+               .start([reasons, ticks](event_based_actor* self, actor conn) -> behavior {
+                 self->set_exit_handler([self, reasons](exit_msg& msg) {
+                   reasons->set_value(msg.reason);
+                   self->quit(msg.reason);
+                 });
+                 self->mail(tick_atom_v).send(self);
+                 return {[self, conn, ticks](tick_atom) {
+                           ++*ticks;
+                           self->mail(byte_buffer(16 * 1024, std::byte{3})).send(conn);
+                           self->mail(tick_atom_v).send(self);
+                         },
+                         [](const byte_buffer&) {}};
+               });
+  ASSERT_TRUE(srv);
+  raw_client raw{srv->port()};
+  // No write timeout: only the disconnect policy can end this.
+  ASSERT_EQ(fut.wait_for(20s), std::future_status::ready);
+  auto reason = fut.get();
+  EXPECT_EQ(reason, errc::connection_closed);
+  EXPECT_NE(reason.context().find("behind"), std::string::npos) << reason.context();
+}
+
+TEST_P(service_test, a_line_may_be_as_long_as_max_message_size_with_either_ending) {
+  auto srv = net::octet_stream::with(server_sys())
+               .lines()
+               .max_message_size(4)
+               .accept(0)
+               .start([](event_based_actor* self, actor conn) -> behavior {
+                 return {[self, conn](const std::string& line) { self->mail(line).send(conn); }};
+               });
+  ASSERT_TRUE(srv);
+  raw_client raw{srv->port()};
+  raw.write({'a', 'b', 'c', 'd', '\r', '\n', 'e', 'f', 'g', 'h', '\n'});
+  std::vector<char> got(10);
+  boost::asio::read(raw.socket, boost::asio::buffer(got));
+  EXPECT_EQ(std::string(got.begin(), got.end()), "abcd\nefgh\n");
+  // One byte more is too long: that connection closes.
+  raw.write({'1', '2', '3', '4', '5', '\n'});
+  EXPECT_TRUE(raw.closed_by_server());
+}
+
 TEST_P(service_test, a_slow_handler_slows_its_client_and_loses_nothing) {
   constexpr int frames = 3000;
   auto received = std::make_shared<std::atomic<int>>(0);

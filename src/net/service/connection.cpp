@@ -237,9 +237,9 @@ void connection_io::on_read(size_t n) {
   last_read_ = clock::now();
   {
     std::lock_guard guard{out_mtx_};
-    if (closing_) {
-      // Closing: what the peer sends now is read and dropped, until it
-      // closes too.
+    // Closing: what the peer sends now is read and dropped, until it
+    // closes too; only answers still owed to requesters are read.
+    if (closing_ && !(proto_->answers_requests() && proto_->backlog() > 0)) {
       rd_begin_ = rd_end_ = 0;
       start_read();
       return;
@@ -313,6 +313,8 @@ void connection_io::pause_reading() {
       drained = self->proto_->backlog() < std::max<size_t>(self->opts_.max_pending_messages / 2, 1);
     }
     if (!drained) {
+      // Not reading: the peer's silence is not its own.
+      self->last_read_ = clock::now();
       self->pause_reading();
       return;
     }
@@ -322,35 +324,45 @@ void connection_io::pause_reading() {
 }
 
 void connection_io::on_eof() {
+  std::vector<delivery> rest;
+  auto finished = proto_->finish({rd_buf_.data() + rd_begin_, rd_end_ - rd_begin_}, rest);
   bool closing = false;
+  bool writing = false;
   {
     std::lock_guard guard{out_mtx_};
+    eof_ = true;
     closing = closing_;
+    writing = io_writing_ || !out_.empty();
   }
   if (closing) {
-    close(close_reason_);
+    // What is still going out goes out; finish_graceful_locked() then
+    // closes, seeing eof_.
+    if (!writing)
+      close(close_reason_);
     mm_->dispatch();
     return;
   }
+  if (finished) {
+    fail("the peer closed the connection: " + finished.context());
+    return;
+  }
+  inbox_ = std::move(rest);
   if (!handler_) {
     // Answers still owed go out first (a client may half-close after its
     // last request).
+    deliver();
     std::unique_lock guard{out_mtx_};
-    eof_ = true;
     if (proto_->backlog() > 0) {
       peer_done_ = true;
-      return;
+    } else if (writing) {
+      close_gracefully_locked(closed_error("the peer closed the connection"));
+    } else {
+      guard.unlock();
+      close(closed_error("the peer closed the connection"));
     }
-    guard.unlock();
-    close(closed_error("the peer closed the connection"));
+    mm_->dispatch();
     return;
   }
-  if (auto err = proto_->finish({rd_buf_.data() + rd_begin_, rd_end_ - rd_begin_}, inbox_)) {
-    inbox_.clear();
-    fail("the peer closed the connection: " + err.context());
-    return;
-  }
-  eof_ = true;
   // The peer sent all it will; it may still read. The handler hears of it
   // after what was read before (the exit_msg of a link would overtake
   // that), and the connection writes on until the handler ends.
@@ -535,7 +547,16 @@ error connection_io::send(const mailbox_element& elem, bool& full) {
       return close_reason_;
     if (closing_)
       return closed_error("the connection with " + peer_name_ + " is closing");
-    if (opts_.when_full == when_full::disconnect && pending_locked() >= opts_.send_buffer) {
+    auto before = out_.size();
+    bool close_after = false;
+    if (auto err = proto_->encode(elem, out_, close_after)) {
+      out_.resize(before);
+      return err;
+    }
+    full = pending_locked() >= opts_.send_buffer;
+    if (full && opts_.when_full == when_full::disconnect) {
+      // Nobody waits for a slow peer: it is dropped instead.
+      full = false;
       auto why = "it fell " + std::to_string(pending_locked())
                  + " bytes behind (send_buffer; when_full is disconnect)";
       closing_ = true;
@@ -544,15 +565,8 @@ error connection_io::send(const mailbox_element& elem, bool& full) {
         if (!self->closed_io_)
           self->fail(why);
       });
-      return close_reason_;
+      return {};
     }
-    auto before = out_.size();
-    bool close_after = false;
-    if (auto err = proto_->encode(elem, out_, close_after)) {
-      out_.resize(before);
-      return err;
-    }
-    full = pending_locked() >= opts_.send_buffer;
     if (close_after)
       close_gracefully_locked(closed_error("the protocol closed it"));
     else if (peer_done_ && proto_->backlog() == 0)

@@ -20,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 namespace troupe::net::http {
@@ -179,7 +180,14 @@ public:
                    "the route answered with " + to_string(elem.payload) + "\n");
     }
     bool last = seq == close_seq_.load(std::memory_order_acquire);
+    bool head = false;
+    {
+      std::lock_guard guard{heads_mtx_};
+      head = heads_.erase(seq) > 0;
+    }
     auto bytes = serialize(resp, last);
+    if (head)
+      bytes.resize(bytes.size() - resp.body.size());
     if (seq != next_out_) {
       waiting_.emplace(seq, std::move(bytes));
       return {};
@@ -243,6 +251,11 @@ private:
   void on_request(beast::http::request<beast::http::string_body> msg, const strong_actor_ptr& self,
                   std::vector<net::detail::delivery>& out) {
     auto seq = next_seq_.load(std::memory_order_relaxed);
+    if (msg.method() == beast::http::verb::head) {
+      // Its answer has the headers of a GET's and no body.
+      std::lock_guard guard{heads_mtx_};
+      heads_.insert(seq);
+    }
     if (!msg.keep_alive()) {
       close_seq_.store(seq, std::memory_order_release);
       stopped_ = true;
@@ -262,11 +275,18 @@ private:
     for (auto& field : msg)
       req.headers.emplace_back(std::string{field.name_string()}, std::string{field.value()});
     req.body = std::move(msg.body());
+    if (req.path.empty() || req.path.front() != '/') {
+      answer_and_stop(self, plain(status::bad_request, "bad request: the target is no path\n"),
+                      out);
+      return;
+    }
     std::string allowed;
     for (auto& route : *routes_) {
       if (!route.pattern.match(req.path, req.params))
         continue;
-      if (route.method != req.method) {
+      // HEAD is a GET without the body, wherever GET is served.
+      bool head_of_get = req.method == method::head && route.method == method::get;
+      if (route.method != req.method && !head_of_get) {
         if (!allowed.empty())
           allowed += ", ";
         allowed += to_string(route.method);
@@ -283,6 +303,9 @@ private:
         resp = route.fn(req);
       } catch (const std::exception& ex) {
         TROUPE_LOG_WARNING("net", "HTTP route {} threw: {}", route.pattern.text(), ex.what());
+        resp = plain(status::internal_server_error, "the route failed\n");
+      } catch (...) {
+        TROUPE_LOG_WARNING("net", "HTTP route {} threw", route.pattern.text());
         resp = plain(status::internal_server_error, "the route failed\n");
       }
       answer(self, seq, std::move(resp), out);
@@ -324,6 +347,10 @@ private:
   // Under the connection's lock.
   uint64_t next_out_ = 0;
   std::map<uint64_t, byte_buffer> waiting_;
+
+  // The requests that were HEAD: the I/O thread adds, encode() takes.
+  std::mutex heads_mtx_;
+  std::set<uint64_t> heads_;
 };
 
 
@@ -364,23 +391,23 @@ public:
         continue;
       auto msg = parser_->release();
       parser_.reset();
-      response resp;
-      resp.code = static_cast<status>(msg.result_int());
-      for (auto& field : msg)
-        resp.headers.emplace_back(std::string{field.name_string()}, std::string{field.value()});
-      resp.body = std::move(msg.body());
-      guard.lock();
-      auto next = std::move(waiting_.front());
-      waiting_.pop_front();
-      guard.unlock();
-      out.push_back({std::move(next.requester), next.mid.response_id(),
-                     make_message(std::move(resp))});
+      if (msg.result_int() >= 100 && msg.result_int() < 200 && msg.result_int() != 101)
+        continue; // an interim answer: the final one follows
+      deliver(std::move(msg), out);
     }
     return pos;
   }
 
-  error finish(std::span<const std::byte>, std::vector<net::detail::delivery>&) override {
-    // Requests still waiting hear of it in on_close().
+  error finish(std::span<const std::byte>, std::vector<net::detail::delivery>& out) override {
+    // A body that runs to the end of the connection ends here; requests
+    // still waiting hear of the end in on_close().
+    if (!parser_ || !parser_->is_header_done())
+      return {};
+    beast::error_code ec;
+    parser_->put_eof(ec);
+    if (ec || !parser_->is_done())
+      return {};
+    deliver_response(out);
     return {};
   }
 
@@ -412,6 +439,30 @@ public:
 
   bool needs_handler() const noexcept override {
     return false;
+  }
+
+  /// The response the parser finished answers the oldest request.
+  void deliver_response(std::vector<net::detail::delivery>& out) {
+    auto msg = parser_->release();
+    parser_.reset();
+    deliver(std::move(msg), out);
+  }
+
+  void deliver(beast::http::response<beast::http::string_body> msg,
+               std::vector<net::detail::delivery>& out) {
+    response resp;
+    resp.code = static_cast<status>(msg.result_int());
+    for (auto& field : msg)
+      resp.headers.emplace_back(std::string{field.name_string()}, std::string{field.value()});
+    resp.body = std::move(msg.body());
+    std::unique_lock guard{mtx_};
+    if (waiting_.empty())
+      return;
+    auto next = std::move(waiting_.front());
+    waiting_.pop_front();
+    guard.unlock();
+    out.push_back({std::move(next.requester), next.mid.response_id(),
+                   make_message(std::move(resp))});
   }
 
   bool answers_requests() const noexcept override {

@@ -81,13 +81,15 @@ public:
       auto rest = data.subspan(pos);
       auto nl = std::find(rest.begin(), rest.end(), std::byte{'\n'});
       if (nl == rest.end()) {
-        if (rest.size() > max_)
+        // Room for a "\r" still to be followed by "\n".
+        if (rest.size() > max_ + 1)
           return too_long(rest.size());
         return pos;
       }
       auto len = static_cast<size_t>(nl - rest.begin());
-      if (len > max_)
-        return too_long(len);
+      auto content = len - (len > 0 && rest[len - 1] == std::byte{'\r'} ? 1 : 0);
+      if (content > max_)
+        return too_long(content);
       push_line(rest.first(len), out);
       pos += len + 1;
     }

@@ -64,7 +64,8 @@ service_state::service_state(std::shared_ptr<middleman_impl> mm, service_options
     handler_(std::move(handler)),
     tls_(std::move(tls)),
     protocol_name_(protocol_(opts_)->name()),
-    acceptor_(mm_->io()) {}
+    acceptor_(mm_->io()),
+    retry_(mm_->io()) {}
 
 service_state::~service_state() = default;
 
@@ -105,11 +106,17 @@ void service_state::start_accept() {
     if (ec) {
       if (ec == asio::error::operation_aborted || self->disposed())
         return;
-      // Out of descriptors, say: the listening socket stays.
+      // Out of descriptors, say: the listening socket stays, and accepting
+      // tries again a little later rather than at once, in a loop.
       TROUPE_LOG_WARNING("net", "{}: accepting failed: {}", self->describe(), ec.message());
-    } else {
-      self->on_accept(std::move(socket));
+      self->retry_.expires_after(std::chrono::milliseconds{100});
+      self->retry_.async_wait([self](const boost::system::error_code& ec) {
+        if (!ec)
+          self->start_accept();
+      });
+      return;
     }
+    self->on_accept(std::move(socket));
     self->start_accept();
   });
 }
@@ -125,7 +132,12 @@ void service_state::on_accept(tcp::socket socket) {
       io->run(nullptr);
       return;
     }
-    auto handler = self->handler_(actor{conn});
+    actor handler;
+    try {
+      handler = self->handler_(actor{conn});
+    } catch (...) {
+      // As a handler that did not start.
+    }
     auto* hdl = troupe::detail::handle_ctrl(handler);
     if (hdl == nullptr) {
       io->close(make_error(errc::runtime_error, "the handler did not start"));
@@ -163,6 +175,7 @@ void service_state::dispose() {
   asio::post(mm_->io(), [self = shared_from_this()] {
     boost::system::error_code ec;
     self->acceptor_.close(ec);
+    self->retry_.cancel();
   });
   mm_->remove_service(this);
 }
@@ -317,7 +330,12 @@ expected<actor> start_client(actor_system& sys, service_options opts, protocol_f
               done->set_value(actor{conn});
               return;
             }
-            auto hdl = handler(actor{conn});
+            actor hdl;
+            try {
+              hdl = handler(actor{conn});
+            } catch (...) {
+              // As a handler that did not start.
+            }
             auto* ctrl = troupe::detail::handle_ctrl(hdl);
             if (ctrl == nullptr) {
               io->close(make_error(errc::runtime_error, "the handler did not start"));

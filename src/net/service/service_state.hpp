@@ -7,6 +7,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
 #include <memory>
@@ -73,6 +74,7 @@ private:
 
   // The I/O thread.
   tcp::acceptor acceptor_;
+  boost::asio::steady_timer retry_;
   bool accepting_ = false;
 
   actor keeper_;
