@@ -68,11 +68,13 @@ void io_runner::run(int me) {
     return;
   }
   for (;;) {
-    if (owner_.load(std::memory_order_acquire) == me) {
+    if (owner_.load(std::memory_order_acquire) == me && !taken_over_[me]) {
       if (io_.run_one() == 0)
         break;
-    } else if (!stand_by(me)) {
-      return;
+    } else {
+      taken_over_[me] = false;
+      if (!stand_by(me))
+        return;
     }
   }
   {
@@ -109,9 +111,12 @@ bool io_runner::stand_by(int me) {
     auto seq = inline_seq_.load(std::memory_order_acquire);
     if (seq % 2 == 1) {
       auto started = inline_started_ns_.load(std::memory_order_relaxed);
-      // The same run still, and too long: take the connections over.
+      // The same run still, and too long: take the connections over. The
+      // run's end and the takeover race for the same step of inline_seq_,
+      // so that exactly one thread goes on running the io_context.
+      auto odd = seq;
       if (now_ns() - started >= limit_ns
-          && inline_seq_.load(std::memory_order_acquire) == seq) {
+          && inline_seq_.compare_exchange_strong(odd, seq + 1, std::memory_order_acq_rel)) {
         standby_.store(false, std::memory_order_relaxed);
         owner_.store(me, std::memory_order_release);
         takeovers_.fetch_add(1, std::memory_order_relaxed);
@@ -150,9 +155,13 @@ void io_runner::dispatch() {
     return;
   }
   inline_started_ns_.store(now_ns(), std::memory_order_relaxed);
-  inline_seq_.fetch_add(1, std::memory_order_release);
+  auto odd = inline_seq_.fetch_add(1, std::memory_order_acq_rel) + 1;
   auto result = here->resume(&workers, max_throughput_);
-  inline_seq_.fetch_add(1, std::memory_order_release);
+  // Lost the race to the standby: it runs the io_context now, and this
+  // thread must not go back into it once the handler that called
+  // dispatch() returns.
+  if (!inline_seq_.compare_exchange_strong(odd, odd + 1, std::memory_order_acq_rel))
+    taken_over_[me] = true;
   if (result == resumable::resume_result::resume_later)
     sched_.schedule(here);
   else

@@ -17,8 +17,11 @@
 //
 // Who touches what:
 //   units_[i]             thread i only
+//   taken_over_[i]        thread i only
 //   owner_, standby_      written by the thread that changes role
-//   inline_seq_, started  written by the owner, read by the standby
+//   inline_seq_, started  written by the owner; the standby takes over by
+//                         moving inline_seq_ past an odd value the owner
+//                         would move past at the end of its run
 //   mtx_ guards           woken_, stopping_
 
 #include "troupe/resumable.hpp"
@@ -111,6 +114,8 @@ private:
   std::thread threads_[2];
 
   std::atomic<int> owner_{0};
+  // Thread i only: its inline run was taken over; it stands by next.
+  bool taken_over_[2] = {false, false};
   std::atomic<bool> standby_{false};
   // Odd while the owner runs an actor; inline_started_ns_ says since when.
   std::atomic<uint64_t> inline_seq_{0};
