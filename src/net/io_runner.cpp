@@ -1,4 +1,5 @@
 #include "io_runner.hpp"
+#include "now.hpp"
 
 #include "troupe/detail/thread_name.hpp"
 #include "troupe/local_actor.hpp"
@@ -12,12 +13,6 @@ namespace {
 
 // Which of its runner's threads this is (-1: none).
 thread_local int this_io_thread = -1;
-
-int64_t now_ns() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-           std::chrono::steady_clock::now().time_since_epoch())
-    .count();
-}
 
 } // namespace
 

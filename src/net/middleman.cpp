@@ -2,6 +2,7 @@
 
 #include "../detail/system_internals.hpp"
 
+#include "connect.hpp"
 #include "middleman_impl.hpp"
 #include "peer.hpp"
 #include "service/connection.hpp"
@@ -20,7 +21,6 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <algorithm>
-#include <filesystem>
 #include <future>
 #include <stdexcept>
 
@@ -112,6 +112,18 @@ expected<strong_actor_ptr> middleman::remote_actor_impl(std::vector<std::string>
 namespace troupe::net::detail {
 
 namespace {
+
+/// Takes `x`'s entry out of `xs` (null if it has none); the caller lets go
+/// of it outside its lock, as it may be the last reference.
+template <class T>
+std::shared_ptr<T> take(std::vector<std::shared_ptr<T>>& xs, const T* x) {
+  auto i = std::find_if(xs.begin(), xs.end(), [x](auto& y) { return y.get() == x; });
+  if (i == xs.end())
+    return nullptr;
+  auto result = std::move(*i);
+  xs.erase(i);
+  return result;
+}
 
 std::string join(const std::vector<std::string>& xs) {
   std::string result = "{";
@@ -374,8 +386,6 @@ void middleman_impl::accept(std::shared_ptr<tcp::acceptor> acceptor, strong_acto
 }
 
 void middleman_impl::start_connect(std::string host, uint16_t port, connected_fn fn) {
-  auto resolver = std::make_shared<tcp::resolver>(io_);
-  auto socket = std::make_shared<tcp::socket>(io_);
   auto on_handshake = [this, fn](peer& p, const error& err) {
     if (err) {
       fn(nullptr, p.remote(), err);
@@ -396,50 +406,19 @@ void middleman_impl::start_connect(std::string host, uint16_t port, connected_fn
     }
     fn(&p, hello, {});
   };
-  asio::post(io_, [this, resolver, socket, host, port, on_handshake, fn]() mutable {
-    resolver->async_resolve(
-      host, std::to_string(port),
-      [this, resolver, socket, on_handshake, fn](const boost::system::error_code& ec,
-                                                 tcp::resolver::results_type results) mutable {
-        if (ec) {
-          fn(nullptr, hello_frame{}, make_error(errc::cannot_connect_to_node, ec.message()));
+  asio::post(io_, [this, host, port, on_handshake, fn]() mutable {
+    connect_within(
+      io_, host, port, cfg_.handshake_timeout, "troupe.net.handshake-timeout",
+      [this](const asio::ip::address& addr) { return check_address(addr, "connecting"); },
+      [this, on_handshake, fn](const error& err, tcp::socket socket) mutable {
+        if (err) {
+          fn(nullptr, hello_frame{}, err);
           return;
         }
-        for (auto& entry : results)
-          if (auto err = check_address(entry.endpoint().address(), "connecting")) {
-            fn(nullptr, hello_frame{}, err);
-            return;
-          }
-        // Connecting has the handshake's time limit too: an address that
-        // never answers must not hold the I/O threads' work (and stop()).
-        auto limit = std::make_shared<asio::steady_timer>(io_, cfg_.handshake_timeout);
-        limit->async_wait([socket](const boost::system::error_code& ec) {
-          if (!ec) {
-            boost::system::error_code ignored;
-            socket->close(ignored);
-          }
-        });
-        asio::async_connect(
-          *socket, results,
-          [this, socket, limit, on_handshake, fn](const boost::system::error_code& ec,
-                                                  const tcp::endpoint&) mutable {
-            bool in_time = limit->cancel() > 0 || !ec;
-            if (ec) {
-              fn(nullptr, hello_frame{},
-                 make_error(errc::cannot_connect_to_node,
-                            in_time ? ec.message()
-                                    : "no answer within "
-                                        + std::to_string(cfg_.handshake_timeout.count())
-                                        + " ms (troupe.net.handshake-timeout)"));
-              return;
-            }
-            boost::system::error_code ignored;
-            socket->set_option(tcp::no_delay(true), ignored);
-            auto p = std::make_shared<peer>(*this, std::move(*socket), nullptr,
-                                            std::vector<std::string>{}, tls(), false);
-            add_peer(p);
-            p->start(std::move(on_handshake));
-          });
+        auto p = std::make_shared<peer>(*this, std::move(socket), nullptr,
+                                        std::vector<std::string>{}, tls(), false);
+        add_peer(p);
+        p->start(std::move(on_handshake));
       });
   });
 }
@@ -734,12 +713,7 @@ void middleman_impl::add_service(std::shared_ptr<service_state> s) {
 void middleman_impl::remove_service(const service_state* s) {
   std::shared_ptr<service_state> last;
   std::lock_guard guard{mtx_};
-  auto i = std::find_if(services_.begin(), services_.end(), [s](auto& x) { return x.get() == s; });
-  if (i != services_.end()) {
-    // Released outside the lock: it may be the last reference.
-    last = std::move(*i);
-    services_.erase(i);
-  }
+  last = take(services_, s);
 }
 
 void middleman_impl::add_connection(std::shared_ptr<connection_io> c) {
@@ -755,27 +729,20 @@ void middleman_impl::remove_connection(const connection_io* c) {
   std::shared_ptr<connection_io> last;
   {
     std::lock_guard guard{mtx_};
-    auto i = std::find_if(connections_.begin(), connections_.end(),
-                          [c](auto& x) { return x.get() == c; });
-    if (i == connections_.end())
-      return;
-    last = std::move(*i);
-    connections_.erase(i);
+    last = take(connections_, c);
   }
-  peers_cv_.notify_all();
+  if (last)
+    peers_cv_.notify_all();
 }
 
 void middleman_impl::remove_peer(const peer* p) {
   std::shared_ptr<peer> last;
   {
     std::lock_guard guard{mtx_};
-    auto i = std::find_if(peers_.begin(), peers_.end(), [p](auto& q) { return q.get() == p; });
-    if (i == peers_.end())
-      return;
-    last = std::move(*i);
-    peers_.erase(i);
+    last = take(peers_, p);
   }
-  peers_cv_.notify_all();
+  if (last)
+    peers_cv_.notify_all();
 }
 
 void middleman_impl::on_exported_down(uint64_t id, const error& reason) {

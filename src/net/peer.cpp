@@ -1,4 +1,5 @@
 #include "peer.hpp"
+#include "now.hpp"
 
 #include "../detail/system_internals.hpp"
 
@@ -29,12 +30,6 @@ namespace {
 constexpr size_t initial_read_buffer = 64 * 1024;
 /// A worker writes at once, not when its actor yields, once this much waits.
 constexpr size_t eager_write_bytes = 64 * 1024;
-
-int64_t now_ns() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-           std::chrono::steady_clock::now().time_since_epoch())
-    .count();
-}
 
 } // namespace
 

@@ -1,5 +1,6 @@
 #include "proxy.hpp"
 
+#include "buffer_full.hpp"
 #include "peer.hpp"
 
 #include "troupe/actor_system.hpp"
@@ -7,8 +8,6 @@
 #include "troupe/logger.hpp"
 #include "troupe/net/middleman.hpp"
 
-#include <chrono>
-#include <thread>
 
 namespace troupe::net::detail {
 
@@ -88,20 +87,8 @@ void actor_proxy::on_cleanup(const error& reason, execution_unit* ctx) {
 }
 
 void actor_proxy::on_full() {
-  // As a full mailbox with the mute policy: an event-based sender pauses
-  // after its handler; another thread waits here (the message is queued
-  // already, so it is never dropped), at most troupe.mailbox.push-timeout.
-  if (troupe::detail::running_actor != nullptr) {
-    troupe::detail::mute_running_actor(this);
-    return;
-  }
-  if (!troupe::detail::push_may_wait)
-    return;
   auto limit = system().config().net.send_buffer / 2;
-  auto deadline = std::chrono::steady_clock::now() + system().config().mailbox.push_timeout;
-  while (owner_->buffered() >= limit && !terminated()
-         && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::microseconds{50});
+  on_buffer_full(*this, [this, limit] { return owner_->buffered() < limit; });
 }
 
 bool actor_proxy::add_muted(strong_actor_ptr sender) {

@@ -73,6 +73,29 @@ behavior echo(event_based_actor* self, actor conn) {
   return {[self, conn](const byte_buffer& frame) { self->mail(frame).send(conn); }};
 }
 
+/// Where a handler reports why its connection ended.
+using reason_promise = std::shared_ptr<std::promise<error>>;
+
+/// Makes `self` report to `reason` why its connection ended, then quit.
+void report_end(event_based_actor* self, reason_promise reason) {
+  self->set_exit_handler([self, reason](exit_msg& msg) {
+    reason->set_value(msg.reason);
+    self->quit(msg.reason);
+  });
+}
+
+/// A server handler that writes 16 KiB frames to its connection as fast as
+/// it is let, and reports the connection's end to `reason`.
+behavior flood(event_based_actor* self, actor conn, reason_promise reason) {
+  report_end(self, std::move(reason));
+  self->mail(tick_atom_v).send(self);
+  return {[self, conn](tick_atom) {
+            self->mail(byte_buffer(16 * 1024, std::byte{3})).send(conn);
+            self->mail(tick_atom_v).send(self);
+          },
+          [](const byte_buffer&) {}};
+}
+
 /// A client handler that passes what arrives to `sink`, and what `sink`
 /// sends it to the connection; `sink` hears of the connection's end.
 behavior relay(event_based_actor* self, actor conn, actor sink) {
@@ -271,10 +294,7 @@ TEST_P(service_test, the_handler_hears_the_peer_close_and_a_cut_frame_is_an_erro
   auto fut = reasons->get_future();
   auto srv = net::lp::with(server_sys()).accept(0).start(
     [reasons](event_based_actor* self, actor) -> behavior {
-      self->set_exit_handler([self, reasons](exit_msg& msg) {
-        reasons->set_value(msg.reason);
-        self->quit(msg.reason);
-      });
+      report_end(self, reasons);
       return {[](const byte_buffer&) {}};
     });
   ASSERT_TRUE(srv);
@@ -328,18 +348,9 @@ TEST_P(service_test, a_peer_that_stops_reading_is_dropped_after_the_write_timeou
                .write_timeout(300ms)
                .send_buffer(64 * 1024)
                .accept(0)
-               .start([reasons](event_based_actor* self, actor conn) -> behavior {
-                 self->set_exit_handler([self, reasons](exit_msg& msg) {
-                   reasons->set_value(msg.reason);
-                   self->quit(msg.reason);
-                 });
-                 self->mail(tick_atom_v).send(self);
-                 // Floods: muted while the connection holds send_buffer.
-                 return {[self, conn](tick_atom) {
-                           self->mail(byte_buffer(16 * 1024, std::byte{3})).send(conn);
-                           self->mail(tick_atom_v).send(self);
-                         },
-                         [](const byte_buffer&) {}};
+               // Muted while the connection holds send_buffer.
+               .start([reasons](event_based_actor* self, actor conn) {
+                 return flood(self, std::move(conn), reasons);
                });
   ASSERT_TRUE(srv);
   raw_client raw{srv->port()};
@@ -352,24 +363,13 @@ TEST_P(service_test, a_peer_that_stops_reading_is_dropped_after_the_write_timeou
 TEST_P(service_test, when_full_disconnect_drops_a_slow_peer_instead_of_muting_the_writer) {
   auto reasons = std::make_shared<std::promise<error>>();
   auto fut = reasons->get_future();
-  auto ticks = std::make_shared<std::atomic<int>>(0);
   auto srv = net::lp::with(server_sys())
                .when_full(net::when_full::disconnect)
                .write_timeout(0ms)
                .send_buffer(64 * 1024)
                .accept(0)
-               .start([reasons, ticks](event_based_actor* self, actor conn) -> behavior {
-                 self->set_exit_handler([self, reasons](exit_msg& msg) {
-                   reasons->set_value(msg.reason);
-                   self->quit(msg.reason);
-                 });
-                 self->mail(tick_atom_v).send(self);
-                 return {[self, conn, ticks](tick_atom) {
-                           ++*ticks;
-                           self->mail(byte_buffer(16 * 1024, std::byte{3})).send(conn);
-                           self->mail(tick_atom_v).send(self);
-                         },
-                         [](const byte_buffer&) {}};
+               .start([reasons](event_based_actor* self, actor conn) {
+                 return flood(self, std::move(conn), reasons);
                });
   ASSERT_TRUE(srv);
   raw_client raw{srv->port()};

@@ -1,7 +1,9 @@
 #include "connection.hpp"
 
 #include "../../detail/system_internals.hpp"
+#include "../buffer_full.hpp"
 #include "../middleman_impl.hpp"
+#include "../now.hpp"
 #include "service_state.hpp"
 
 #include "troupe/actor_system.hpp"
@@ -26,12 +28,6 @@ namespace asio = boost::asio;
 namespace {
 
 constexpr size_t initial_read_buffer = 16 * 1024;
-
-int64_t now_ns() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-           std::chrono::steady_clock::now().time_since_epoch())
-    .count();
-}
 
 std::string endpoint_name(const asio::ip::tcp::socket& s) {
   boost::system::error_code ec;
@@ -81,21 +77,8 @@ void connection::enqueue(mailbox_element_ptr elem, execution_unit* ctx) {
     elem->sender->get()->enqueue(make_mailbox_element(strong_actor_ptr{ctrl()},
                                                       elem->mid.response_id(), make_message()),
                                  ctx);
-  if (full) [[unlikely]] {
-    // As a full mailbox with the mute policy: an event-based sender pauses
-    // after its handler; another thread waits (the message is queued
-    // already), at most troupe.mailbox.push-timeout.
-    if (troupe::detail::running_actor != nullptr) {
-      troupe::detail::mute_running_actor(this);
-      return;
-    }
-    if (!troupe::detail::push_may_wait)
-      return;
-    auto deadline = std::chrono::steady_clock::now() + system().config().mailbox.push_timeout;
-    while (io_->buffered() >= io_->send_buffer() / 2 && !terminated()
-           && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::microseconds{50});
-  }
+  if (full) [[unlikely]]
+    on_buffer_full(*this, [this] { return io_->buffered() < io_->send_buffer() / 2; });
 }
 
 std::string connection::wait_report() const {

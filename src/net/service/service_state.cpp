@@ -1,5 +1,6 @@
 #include "service_state.hpp"
 
+#include "../connect.hpp"
 #include "../middleman_impl.hpp"
 #include "../tls_context.hpp"
 #include "connection.hpp"
@@ -51,6 +52,32 @@ namespace {
 void link_both(abstract_actor* conn, abstract_actor* handler) {
   conn->link_to(handler);
   handler->link_to(conn);
+}
+
+/// Spawns the handler of `conn` (none without a factory), links the two and
+/// starts reading; returns the handler, or the connection itself for a
+/// protocol without handlers, or an invalid handle (the connection then
+/// closed) if the handler did not start.
+actor start_handler(const handler_factory& factory, connection_io& io,
+                    const strong_actor_ptr& conn) {
+  if (!factory) {
+    io.run(nullptr);
+    return actor{conn};
+  }
+  actor hdl;
+  try {
+    hdl = factory(actor{conn});
+  } catch (...) {
+    // As a handler that did not start.
+  }
+  auto* ctrl = troupe::detail::handle_ctrl(hdl);
+  if (ctrl == nullptr) {
+    io.close(make_error(errc::runtime_error, "the handler did not start"));
+    return {};
+  }
+  link_both(conn->get(), ctrl->get());
+  io.run(strong_actor_ptr{ctrl});
+  return hdl;
 }
 
 } // namespace
@@ -126,25 +153,8 @@ void service_state::on_accept(tcp::socket socket) {
   auto io = std::make_shared<connection_io>(*mm_, shared_from_this(), std::move(socket), tls_.get(),
                                             true, std::string{}, protocol_(opts_), opts_);
   io->start([self = shared_from_this(), io](strong_actor_ptr conn, const error& err) {
-    if (err)
-      return;
-    if (!self->handler_) {
-      io->run(nullptr);
-      return;
-    }
-    actor handler;
-    try {
-      handler = self->handler_(actor{conn});
-    } catch (...) {
-      // As a handler that did not start.
-    }
-    auto* hdl = troupe::detail::handle_ctrl(handler);
-    if (hdl == nullptr) {
-      io->close(make_error(errc::runtime_error, "the handler did not start"));
-      return;
-    }
-    link_both(conn->get(), hdl->get());
-    io->run(strong_actor_ptr{hdl});
+    if (!err)
+      start_handler(self->handler_, *io, conn);
   });
 }
 
@@ -284,68 +294,32 @@ expected<actor> start_client(actor_system& sys, service_options opts, protocol_f
   auto limit = mm->config().handshake_timeout;
   auto tls_ctx = std::shared_ptr<asio::ssl::context>{std::move(*tls)};
   asio::post(mm->io(), [mm, opts, protocol, handler, done, what, limit, tls_ctx] {
-    auto resolver = std::make_shared<tcp::resolver>(mm->io());
-    auto socket = std::make_shared<tcp::socket>(mm->io());
-    auto timer = std::make_shared<asio::steady_timer>(mm->io(), limit);
     auto fail = [done, what](std::string why) {
       done->set_value(make_error(errc::cannot_connect_to_node, what + ": " + why));
     };
-    // Resolving, connecting and the TLS handshake have troupe.net's
-    // handshake-timeout together.
-    timer->async_wait([resolver, socket](const boost::system::error_code& ec) {
-      if (ec)
-        return;
-      resolver->cancel();
-      boost::system::error_code ignored;
-      socket->close(ignored);
-    });
-    resolver->async_resolve(
-      opts.host, std::to_string(opts.port),
-      [=](const boost::system::error_code& ec, tcp::resolver::results_type results) {
-        if (ec) {
-          timer->cancel();
-          fail(ec == asio::error::operation_aborted ? "no answer in time" : ec.message());
+    // Connecting has troupe.net.handshake-timeout, and so has the TLS
+    // handshake (connection_io::start).
+    connect_within(
+      mm->io(), opts.host, opts.port, limit, "troupe.net.handshake-timeout", nullptr,
+      [=](const error& err, tcp::socket socket) mutable {
+        if (err) {
+          fail(err.context());
           return;
         }
-        asio::async_connect(*socket, results, [=](const boost::system::error_code& ec,
-                                                  const tcp::endpoint&) {
-          if (ec) {
-            timer->cancel();
-            fail(ec == asio::error::operation_aborted ? "no answer in time" : ec.message());
+        auto io = std::make_shared<connection_io>(*mm, nullptr, std::move(socket),
+                                                  tls_ctx.get(), false, opts.host,
+                                                  protocol(opts), opts);
+        // The connection keeps the context its TLS stream refers to.
+        io->keep_alive(tls_ctx);
+        io->start([=](strong_actor_ptr conn, const error& err) {
+          if (err) {
+            fail(err.context());
             return;
           }
-          auto io = std::make_shared<connection_io>(*mm, nullptr, std::move(*socket),
-                                                    tls_ctx.get(), false, opts.host,
-                                                    protocol(opts), opts);
-          // The connection keeps the context its TLS stream refers to.
-          io->keep_alive(tls_ctx);
-          io->start([=](strong_actor_ptr conn, const error& err) {
-            timer->cancel();
-            if (err) {
-              fail(err.context());
-              return;
-            }
-            if (!handler) {
-              io->run(nullptr);
-              done->set_value(actor{conn});
-              return;
-            }
-            actor hdl;
-            try {
-              hdl = handler(actor{conn});
-            } catch (...) {
-              // As a handler that did not start.
-            }
-            auto* ctrl = troupe::detail::handle_ctrl(hdl);
-            if (ctrl == nullptr) {
-              io->close(make_error(errc::runtime_error, "the handler did not start"));
-              fail("the handler did not start");
-              return;
-            }
-            link_both(conn->get(), ctrl->get());
-            io->run(strong_actor_ptr{ctrl});
+          if (auto hdl = start_handler(handler, *io, conn))
             done->set_value(std::move(hdl));
-          });
+          else
+            fail("the handler did not start");
         });
       });
   });
